@@ -1,0 +1,78 @@
+# kescape: a printk patch series that escapes control characters at output
+# time, and the rig that proves it on booted kernels.
+#
+#   make demo    build both kernels, boot each, fire the attack, show the
+#                serial console an admin would see
+#   make check   the whole test suite (what .ci/run runs)
+#
+# Kernel sources and builds live in $(CACHE), outside the repository.
+
+CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/kescape
+BUILD := $(CURDIR)/build
+KSRC_PATCHED := $(CACHE)/linux
+export CACHE
+
+PACKAGES := linux-source-6.12 gcc make flex bison bc libelf-dev libssl-dev \
+	cpio qemu-system-x86 expect busybox-static ccache tmux python3 util-linux
+
+CFLAGS := -O2 -Wall -Wextra -Werror
+VANILLA := $(CACHE)/build-vanilla/arch/x86/boot/bzImage
+PATCHED := $(CACHE)/build-patched/arch/x86/boot/bzImage
+INITRAMFS := $(BUILD)/initramfs.cpio
+
+.PHONY: all deps kernels vanilla patched initramfs tools demo check \
+	check-tools check-boot bench clean FORCE
+
+all: kernels initramfs tools
+
+# Install what is missing (as root, on Debian 12).
+deps: $(BUILD)/.deps
+$(BUILD)/.deps:
+	@missing=$$(for p in $(PACKAGES); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
+		grep -q 'ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+	@mkdir -p $(BUILD) && touch $@
+
+# The build script decides from stamps whether anything must be rebuilt.
+vanilla: deps
+	scripts/build-kernel.sh vanilla
+patched: deps vanilla
+	scripts/build-kernel.sh patched
+kernels: vanilla patched
+
+# --- guest ----------------------------------------------------------------
+
+$(BUILD)/inject: guest/inject.c tools/unescape.c tools/unescape.h | deps
+	gcc $(CFLAGS) -static -o $@ guest/inject.c tools/unescape.c
+
+$(BUILD)/kmsg-raw: tools/kmsg-raw.c | deps
+	gcc $(CFLAGS) -D_GNU_SOURCE -static -o $@ $<
+
+GUEST_BINS := $(BUILD)/inject $(BUILD)/kmsg-raw
+
+$(INITRAMFS): guest/init guest/initramfs.sh $(GUEST_BINS) | vanilla
+	guest/initramfs.sh $(CACHE)/build-vanilla/usr/gen_init_cpio $@ \
+		guest/init $(GUEST_BINS)
+
+initramfs: $(INITRAMFS)
+
+# --- userspace tools ------------------------------------------------------
+
+tools: deps
+	$(MAKE) -C tools KSRC=$(KSRC_PATCHED)
+
+# --- running --------------------------------------------------------------
+
+demo: kernels initramfs
+	expect-tests/demo.exp $(VANILLA) $(PATCHED) $(INITRAMFS)
+
+check: kernels initramfs
+	expect-tests/run-suite $(VANILLA) $(PATCHED) $(INITRAMFS)
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * inject - put attacker-controlled bytes into the kernel log, the ways an
+ * attacker really can.  Payloads are given in the printk escape format
+ * ("\x1b[1A"), so the console that carries the command line never sees a
+ * control byte; inject decodes them before use.
+ *
+ *   inject kmsg PAYLOAD        one write(2) of PAYLOAD to /dev/kmsg
+ *   inject segv-comm PAYLOAD   as nobody: set the task name (prctl
+ *                              PR_SET_NAME), then segfault; the kernel's
+ *                              "segfault at" report prints the name
+ *   inject segv-file PAYLOAD   as nobody: run a copy of this program whose
+ *                              file name is PAYLOAD, which segfaults; the
+ *                              report prints the mapped file's name
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../tools/unescape.h"
+
+#define NOBODY 65534
+
+static void die(const char *what)
+{
+	fprintf(stderr, "inject: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static char *decode(const char *arg, size_t *len)
+{
+	char *buf = malloc(strlen(arg) + 1);
+
+	if (!buf)
+		die("malloc");
+	*len = kescape_unescape(buf, arg, strlen(arg));
+	buf[*len] = '\0';
+	return buf;
+}
+
+static void drop_privileges(void)
+{
+	if (setgid(NOBODY) || setuid(NOBODY))
+		die("setuid nobody");
+}
+
+static int *volatile nowhere;
+
+static void crash(void)
+{
+	*nowhere = 0;
+}
+
+/* Run @fn in an unprivileged child and wait for it to die. */
+static int in_child(void (*fn)(const char *, size_t), const char *p, size_t n)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		drop_privileges();
+		fn(p, n);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		die("waitpid");
+	return WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV ? 0 : 1;
+}
+
+static void segv_with_name(const char *name, size_t len)
+{
+	(void)len;
+	if (prctl(PR_SET_NAME, name))
+		die("prctl");
+	crash();
+}
+
+static void exec_crasher(const char *path, size_t len)
+{
+	(void)len;
+	execl(path, "segv", (char *)NULL);
+	die("exec");
+}
+
+static int copy_self(const char *path)
+{
+	char buf[65536];
+	ssize_t n;
+	int in = open("/proc/self/exe", O_RDONLY);
+	int out = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+
+	if (in < 0 || out < 0)
+		die("open");
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n)
+			die("write");
+	close(in);
+	return close(out);
+}
+
+int main(int argc, char **argv)
+{
+	size_t len;
+	char *payload;
+
+	if (strcmp(argv[0], "segv") == 0)
+		crash();
+	if (argc != 3) {
+		fprintf(stderr, "usage: inject kmsg|segv-comm|segv-file PAYLOAD\n");
+		return 2;
+	}
+	payload = decode(argv[2], &len);
+
+	if (strcmp(argv[1], "kmsg") == 0) {
+		int fd = open("/dev/kmsg", O_WRONLY);
+
+		if (fd < 0)
+			die("/dev/kmsg");
+		if (write(fd, payload, len) != (ssize_t)len)
+			die("write /dev/kmsg");
+		return close(fd);
+	}
+	if (strcmp(argv[1], "segv-comm") == 0)
+		return in_child(segv_with_name, payload, len);
+	if (strcmp(argv[1], "segv-file") == 0) {
+		char path[4096];
+		int ret;
+
+		snprintf(path, sizeof(path), "/tmp/%s", payload);
+		copy_self(path);
+		ret = in_child(exec_crasher, path, strlen(path));
+		unlink(path);
+		return ret;
+	}
+	fprintf(stderr, "inject: unknown vector %s\n", argv[1]);
+	return 2;
+}

@@ -1,0 +1,112 @@
+#!/bin/bash
+# Build the vanilla or the patched kernel out of the repository, in $CACHE.
+#
+# One git work tree ($CACHE/linux) holds Debian's linux-source-6.12, switched
+# between the pristine state and the state with patches/series applied; each
+# kernel has its own output folder.  Switching rewrites only the files the
+# series touches, so both builds stay incremental, and the first patched build
+# starts from a copy of the vanilla objects.  A stamp (series + config hashes)
+# skips a build whose inputs did not change.
+set -euo pipefail
+
+flavour=${1:?usage: build-kernel.sh vanilla|patched}
+top=$(cd "$(dirname "$0")/.." && pwd)
+: "${CACHE:?CACHE must name the cache folder}"
+tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+tree=$CACHE/linux
+out=$CACHE/build-$flavour
+jobs=${JOBS:-$(nproc)}
+export CCACHE_DIR=$CACHE/ccache
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+
+log() { printf 'build-kernel(%s): %s\n' "$flavour" "$*" >&2; }
+
+unpack_tree() {
+	[ -f "$tree/.kescape-pristine" ] && return
+	log "unpacking $tarball into $tree"
+	rm -rf "$tree" "$tree.tmp"
+	mkdir -p "$tree.tmp"
+	tar -xf "$tarball" -C "$tree.tmp" --strip-components=1
+	git -C "$tree.tmp" init -q
+	git -C "$tree.tmp" add -A -f
+	git -C "$tree.tmp" -c user.name=kescape -c user.email=kescape@localhost \
+		commit -q -m pristine
+	touch "$tree.tmp/.kescape-pristine"
+	mv "$tree.tmp" "$tree"
+}
+
+series_files() {
+	grep -v -e '^#' -e '^[[:space:]]*$' "$top/patches/series" |
+		sed "s|^|$top/patches/|"
+}
+
+# What a build depends on: the state of the tree and the config fragments.
+state_of() {
+	if [ "$1" = vanilla ]; then
+		echo vanilla
+	else
+		series_files | xargs cat | sha1sum | cut -c1-40
+	fi
+}
+
+switch_tree() {
+	local want
+	want=$(state_of "$1")
+	[ "$(cat "$tree/.kescape-state" 2>/dev/null)" = "$want" ] && return
+	log "switching source tree to $1"
+	rm -f "$tree/.kescape-state"
+	git -C "$tree" reset -q --hard
+	git -C "$tree" clean -fdxq -e /.kescape-pristine
+	if [ "$1" = patched ]; then
+		local p
+		for p in $(series_files); do
+			git -C "$tree" apply --whitespace=nowarn "$p" ||
+				{ log "FAILED to apply $p"; exit 1; }
+		done
+	fi
+	echo "$want" > "$tree/.kescape-state"
+}
+
+fragments() {
+	echo "$top/guest/kernel.config"
+	[ "$1" = patched ] && echo "$top/guest/kescape.config"
+	return 0
+}
+
+verify_config() {
+	local frag line missing=0
+	for frag in $(fragments "$flavour"); do
+		while IFS= read -r line; do
+			case "$line" in CONFIG_*=*) ;; *) continue ;; esac
+			grep -qxF "$line" "$out/.config" ||
+				{ log "config option did not take: $line"; missing=1; }
+		done < "$frag"
+	done
+	return $missing
+}
+
+unpack_tree
+stamp="$(state_of "$flavour") $(cat $(fragments "$flavour") | sha1sum | cut -c1-40)"
+if [ -f "$out/arch/x86/boot/bzImage" ] &&
+   [ "$(cat "$out/.kescape-stamp" 2>/dev/null)" = "$stamp" ]; then
+	log "up to date"
+	exit 0
+fi
+
+switch_tree "$flavour"
+if [ "$flavour" = patched ] && [ ! -d "$out" ] && [ -f "$CACHE/build-vanilla/.config" ]; then
+	log "seeding the patched build from the vanilla objects"
+	cp -a "$CACHE/build-vanilla" "$out"
+fi
+mkdir -p "$out"
+rm -f "$out/.kescape-stamp"
+kmake() { make -C "$tree" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" -j"$jobs" -s "$@"; }
+kmake tinyconfig >/dev/null
+(cd "$out" && "$tree/scripts/kconfig/merge_config.sh" -m -O "$out" .config \
+	$(fragments "$flavour")) >/dev/null
+kmake olddefconfig >/dev/null
+verify_config
+log "building"
+kmake bzImage
+echo "$stamp" > "$out/.kescape-stamp"
+log "done: $out/arch/x86/boot/bzImage"

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmsg-raw - read the kernel ring buffer the way forensic readers do, with
+ * syslog(2) SYSLOG_ACTION_READ_ALL, which returns the raw logged bytes.
+ *
+ *   kmsg-raw            write the whole buffer to stdout, raw
+ *   kmsg-raw -x WORD    write the lines that contain WORD as hex, one line
+ *                       each, so that a console can carry them safely
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/klog.h>
+#include <unistd.h>
+
+#define SYSLOG_ACTION_READ_ALL		3
+#define SYSLOG_ACTION_SIZE_BUFFER	10
+
+static void print_hex_lines(const char *buf, size_t len, const char *word)
+{
+	const char *line = buf, *end = buf + len;
+
+	while (line < end) {
+		const char *nl = memchr(line, '\n', end - line);
+		size_t n = nl ? (size_t)(nl - line) : (size_t)(end - line);
+
+		if (memmem(line, n, word, strlen(word))) {
+			for (size_t i = 0; i < n; i++)
+				printf("%02x", (unsigned char)line[i]);
+			putchar('\n');
+		}
+		line += n + 1;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	int size = klogctl(SYSLOG_ACTION_SIZE_BUFFER, NULL, 0);
+	char *buf;
+	int len;
+
+	if (size <= 0) {
+		perror("kmsg-raw: syslog size");
+		return 1;
+	}
+	buf = malloc(size);
+	if (!buf)
+		return 1;
+	len = klogctl(SYSLOG_ACTION_READ_ALL, buf, size);
+	if (len < 0) {
+		perror("kmsg-raw: syslog read all");
+		return 1;
+	}
+	if (argc == 3 && strcmp(argv[1], "-x") == 0)
+		print_hex_lines(buf, len, argv[2]);
+	else if (argc == 1)
+		fwrite(buf, 1, len, stdout);
+	else {
+		fprintf(stderr, "usage: kmsg-raw [-x WORD]\n");
+		return 2;
+	}
+	free(buf);
+	return 0;
+}

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "unescape.h"
+
+static int hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+size_t kescape_unescape(char *dst, const char *src, size_t len)
+{
+	size_t in = 0, out = 0;
+
+	while (in < len) {
+		if (src[in] == '\\' && len - in >= 4 && src[in + 1] == 'x' &&
+		    hex_value(src[in + 2]) >= 0 && hex_value(src[in + 3]) >= 0) {
+			dst[out++] = (char)(hex_value(src[in + 2]) << 4 |
+					    hex_value(src[in + 3]));
+			in += 4;
+		} else {
+			dst[out++] = src[in++];
+		}
+	}
+	return out;
+}

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KESCAPE_UNESCAPE_H
+#define KESCAPE_UNESCAPE_H
+
+#include <stddef.h>
+
+/*
+ * Decode the printk escape format: "\xNN" (two hex digits) becomes the byte
+ * 0xNN; every other byte, including a '\' that does not start a complete
+ * "\xNN", is copied as is, the way util-linux dmesg reads /dev/kmsg.  @dst
+ * must hold @len bytes; decoding never lengthens the text.  Returns the
+ * number of bytes written.
+ */
+size_t kescape_unescape(char *dst, const char *src, size_t len);
+
+#endif
