@@ -12,6 +12,8 @@
  *   inject segv-file PAYLOAD   as nobody: run a copy of this program whose
  *                              file name is PAYLOAD, which segfaults; the
  *                              report prints the mapped file's name
+ *   inject as-nobody COMMAND   as nobody: run COMMAND with sh -c; exits
+ *                              with its status
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -115,7 +117,7 @@ int main(int argc, char **argv)
 	if (strcmp(argv[0], "segv") == 0)
 		crash();
 	if (argc != 3) {
-		fprintf(stderr, "usage: inject kmsg|segv-comm|segv-file PAYLOAD\n");
+		fprintf(stderr, "usage: inject kmsg|segv-comm|segv-file|as-nobody PAYLOAD\n");
 		return 2;
 	}
 	payload = decode(argv[2], &len);
@@ -128,6 +130,11 @@ int main(int argc, char **argv)
 		if (write(fd, payload, len) != (ssize_t)len)
 			die("write /dev/kmsg");
 		return close(fd);
+	}
+	if (strcmp(argv[1], "as-nobody") == 0) {
+		drop_privileges();
+		execl("/bin/sh", "sh", "-c", payload, (char *)NULL);
+		die("exec sh");
 	}
 	if (strcmp(argv[1], "segv-comm") == 0)
 		return in_child(segv_with_name, payload, len);

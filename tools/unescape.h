@@ -7,9 +7,9 @@
 /*
  * Decode the printk escape format: "\xNN" (two hex digits) becomes the byte
  * 0xNN; every other byte, including a '\' that does not start a complete
- * "\xNN", is copied as is, the way util-linux dmesg reads /dev/kmsg.  @dst
- * must hold @len bytes; decoding never lengthens the text.  Returns the
- * number of bytes written.
+ * "\xNN", is copied as is, the way util-linux dmesg reads /dev/kmsg.
+ * @dst must hold @len bytes and may be @src: decoding never lengthens the
+ * text.  Returns the number of bytes written.
  */
 size_t kescape_unescape(char *dst, const char *src, size_t len);
 

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <string.h>
+
+#include "escape_policy.h"
+
+static const char *const policy_names[] = {
+	[PRINTK_ESCAPE_OFF]		= "off",
+	[PRINTK_ESCAPE_BLACKLIST]	= "blacklist",
+	[PRINTK_ESCAPE_WHITELIST]	= "whitelist",
+	[PRINTK_ESCAPE_STRICT]		= "strict",
+	[PRINTK_ESCAPE_EXT]		= "ext",
+};
+
+int escape_policy_parse(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(policy_names) / sizeof(policy_names[0]); i++)
+		if (strcmp(name, policy_names[i]) == 0)
+			return (int)i;
+	return -1;
+}
