@@ -123,6 +123,25 @@ proc line_index {lines text} {
 	return -1
 }
 
+# Run CMD in the guest and return what it printed (kernel lines left out),
+# or raise an error if it failed.
+proc query {cmd} {
+	if {[run "echo KESCAPE-OUT; $cmd; echo KESCAPE-END"] != 0} {
+		error "failed: $cmd"
+	}
+	set out {}
+	set inside 0
+	foreach line [split $::output "\n"] {
+		regsub {\r$} $line {} line
+		if {$line eq "KESCAPE-OUT"} { set inside 1; continue }
+		if {$line eq "KESCAPE-END"} break
+		if {$inside && ![regexp {^\[ *[0-9]+\.[0-9]+\] } $line]} {
+			lappend out $line
+		}
+	}
+	return [join $out "\n"]
+}
+
 # --- payloads -----------------------------------------------------------------
 
 # Payloads are written in the escape format ("\x1b[1A"): typed on the

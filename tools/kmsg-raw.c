@@ -6,7 +6,11 @@
  *   kmsg-raw            write the whole buffer to stdout, raw
  *   kmsg-raw -x WORD    write the lines that contain WORD as hex, one line
  *                       each, so that a console can carry them safely
+ *   kmsg-raw -k WORD    write the /dev/kmsg records that contain WORD as
+ *                       /dev/kmsg formats them (already escaped)
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,12 +37,32 @@ static void print_hex_lines(const char *buf, size_t len, const char *word)
 	}
 }
 
+/* Every record /dev/kmsg holds, one read(2) each, without blocking. */
+static int print_kmsg_records(const char *word)
+{
+	char record[8192];
+	ssize_t n;
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+
+	if (fd < 0) {
+		perror("kmsg-raw: /dev/kmsg");
+		return 1;
+	}
+	while ((n = read(fd, record, sizeof(record))) > 0 || errno == EPIPE)
+		if (n > 0 && memmem(record, n, word, strlen(word)))
+			fwrite(record, 1, n, stdout);
+	close(fd);
+	return errno == EAGAIN ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	int size = klogctl(SYSLOG_ACTION_SIZE_BUFFER, NULL, 0);
 	char *buf;
 	int len;
 
+	if (argc == 3 && strcmp(argv[1], "-k") == 0)
+		return print_kmsg_records(argv[2]);
 	if (size <= 0) {
 		perror("kmsg-raw: syslog size");
 		return 1;
