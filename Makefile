@@ -21,7 +21,7 @@ PATCHED := $(CACHE)/build-patched/arch/x86/boot/bzImage
 INITRAMFS := $(BUILD)/initramfs.cpio
 
 .PHONY: all deps kernels vanilla patched initramfs tools demo check \
-	check-tools check-boot bench clean FORCE
+	check-series bench clean
 
 all: kernels initramfs tools
 
@@ -76,6 +76,11 @@ demo: kernels initramfs
 
 check: kernels initramfs
 	expect-tests/run-suite $(VANILLA) $(PATCHED) $(INITRAMFS)
+
+# Every prefix of the series builds (-Werror) and every patch is
+# checkpatch --strict clean.
+check-series: kernels
+	scripts/check-series.sh
 
 # The helper's cost per byte against memcpy() (userspace build of the same
 # source), and the console emission cost in the guest, policy off against

@@ -1,0 +1,46 @@
+#!/bin/bash
+# Prove the series bisectable and clean: every prefix of patches/series
+# applies to the pristine tree and builds (with the patched config, with
+# -Werror), and every patch passes scripts/checkpatch.pl --strict.
+# Uses the cache's work tree and its own output folder; leaves the tree
+# in no particular state (build-kernel.sh switches it back as needed).
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+: "${CACHE:?CACHE must name the cache folder}"
+tree=$CACHE/linux out=$CACHE/build-series
+export CCACHE_DIR=$CACHE/ccache
+"$top/scripts/build-kernel.sh" patched >/dev/null 2>&1
+
+mapfile -t series < <(grep -v -e '^#' -e '^[[:space:]]*$' "$top/patches/series")
+[ -d "$out" ] || cp -a "$CACHE/build-patched" "$out"
+cp "$CACHE/build-patched/.config" "$out/.config"
+
+status=0
+rm -f "$tree/.kescape-state"
+for i in "${!series[@]}"; do
+	git -C "$tree" reset -q --hard
+	git -C "$tree" clean -fdxq -e /.kescape-pristine
+	for p in "${series[@]:0:i+1}"; do
+		git -C "$tree" apply "$top/patches/$p"
+	done
+	name=${series[i]}
+	if make -C "$tree" O="$out" CC="ccache gcc" -j"$(nproc)" -s \
+		KCFLAGS=-Werror olddefconfig bzImage >"$out/log" 2>&1; then
+		echo "ok - series: builds with patches 1-$((i + 1)) ($name)"
+	else
+		echo "not ok - series: builds with patches 1-$((i + 1)) ($name)"
+		tail -20 "$out/log" | sed 's/^/#   /'
+		status=1
+	fi
+	if (cd "$tree" && perl scripts/checkpatch.pl --strict --quiet \
+		"$top/patches/$name" 2>/dev/null) >"$out/checkpatch" 2>&1; then
+		echo "ok - series: checkpatch --strict is clean on $name"
+	else
+		echo "not ok - series: checkpatch --strict is clean on $name"
+		sed 's/^/#   /' "$out/checkpatch"
+		status=1
+	fi
+done
+git -C "$tree" reset -q --hard
+git -C "$tree" clean -fdxq -e /.kescape-pristine
+exit $status
