@@ -45,7 +45,10 @@ state_of() {
 	if [ "$1" = vanilla ]; then
 		echo vanilla
 	else
-		series_files | xargs cat | sha1sum | cut -c1-40
+		# Not the commit ids and dates a new format-patch run changes.
+		series_files | xargs cat |
+			grep -v -e '^From [0-9a-f]\{40\} ' -e '^Date: ' |
+			sha1sum | cut -c1-40
 	fi
 }
 
