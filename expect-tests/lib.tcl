@@ -206,25 +206,27 @@ proc any_forbidden {lines policy} {
 # shares one boot of each kernel.
 set tests {}
 
-# security NAME ?-append ARGS? BODY
+# security NAME ?-append ARGS? ?-qemu ARGS? BODY
 #   BODY returns the outcome of an attack ("raw", "escaped", "missing").
 #   The test must see the attack work on vanilla ("raw") and fail on
 #   patched ("escaped"): a test that cannot fail is a defect.
+#   -qemu gives QEMU extra arguments (devices); like -append, it makes a
+#   boot group of its own.
 proc security {name args} {
 	set body [lindex $args end]
-	set opts [dict merge {-append ""} [lrange $args 0 end-1]]
+	set opts [dict merge {-append "" -qemu ""} [lrange $args 0 end-1]]
 	lappend ::tests [list security $name [dict get $opts -append] \
-		{vanilla patched} $body]
+		{vanilla patched} $body [dict get $opts -qemu]]
 }
 
-# feature NAME ?-append ARGS? ?-kernels LIST? BODY
+# feature NAME ?-append ARGS? ?-qemu ARGS? ?-kernels LIST? BODY
 #   BODY returns true when the behaviour is there.
 proc feature {name args} {
 	set body [lindex $args end]
-	set opts [dict merge {-append "" -kernels {vanilla patched}} \
+	set opts [dict merge {-append "" -qemu "" -kernels {vanilla patched}} \
 		[lrange $args 0 end-1]]
 	lappend ::tests [list feature $name [dict get $opts -append] \
-		[dict get $opts -kernels] $body]
+		[dict get $opts -kernels] $body [dict get $opts -qemu]]
 }
 
 # --- results --------------------------------------------------------------------
@@ -244,4 +246,346 @@ proc tap {ok name {diag ""}} {
 		foreach line [split $diag "\n"] { puts "#   $line" }
 	}
 	flush stdout
+}
+
+# --- issue 4: real attack vectors, judged as an admin sees them ---------------
+#
+# A security test attacks, then asks several judges; each answers "raw" (the
+# attack worked, as it must on vanilla), "escaped" (it was defused, as it
+# must on patched) or why it can say neither, which fails on both kernels.
+#   byte judge      judge_bytes: the kernel lines the console carried
+#   screen judge    judge_screen: the same bytes replayed into tmux
+# Feature tests check what must not change: the ring buffer keeps the raw
+# bytes (stored_raw), /dev/kmsg and util-linux dmesg read the same records
+# on both kernels (kmsg_record, dmesg_bytes), valid UTF-8 and tabs pass
+# (reaches_unchanged).
+
+# The console policy the test runs under (see with_policy).
+set policy whitelist
+set attacks 0
+
+# attack VECTOR PAYLOAD
+#   Log a line of our own, then inject PAYLOAD right after it, so that the
+#   console has a line above the attack to lose.  Returns the console bytes
+#   of both and of what followed, up to the command's sync line.
+proc attack {vector payload} {
+	run "echo kescape-before-[incr ::attacks] > /dev/kmsg; inject $vector '$payload'"
+	return $::output
+}
+
+# The message of a kernel line, without its timestamp prefix.
+proc message_of {line} {
+	regsub {^\[ *[0-9]+\.[0-9]+\] } $line {} line
+	return $line
+}
+
+# judge_bytes BYTES PAYLOAD ?ESCAPED?
+#   raw:     PAYLOAD's raw bytes reached the console; a newline in it counts
+#            as raw when what follows it became a kernel line of its own.
+#   escaped: no kernel line carries a byte the active policy forbids, and
+#            one shows ESCAPED (by default the payload's own notation).
+proc judge_bytes {bytes payload {escaped ""}} {
+	if {$escaped eq ""} { set escaped $payload }
+	set lines [kernel_lines $bytes]
+	set messages [lmap line $lines { message_of $line }]
+	if {[string first [unescape $payload] [join $messages "\n"]] >= 0} {
+		return raw
+	}
+	if {[any_forbidden $lines $::policy]} {
+		return "leaked: a kernel line carries a byte $::policy forbids"
+	}
+	foreach line $lines {
+		if {[string first $escaped $line] >= 0} { return escaped }
+	}
+	return "missing: no kernel line shows $escaped"
+}
+
+# screen_of BYTES
+#   What a terminal shows after receiving BYTES: a detached 200x50 tmux
+#   session on a private server replays them with `cat`, the pty's output
+#   processing off so no byte is altered.  Returns a dict: rows (screen and
+#   scrollback, wrapped lines joined, trailing blanks trimmed), title (the
+#   pane title, which OSC 0/2 set) and clipboard (what OSC 52 stored, the
+#   server accepting it, or "").
+proc screen_of {bytes} {
+	set file [exec mktemp /tmp/kescape-screen.XXXXXX]
+	set f [open $file wb]
+	puts -nonewline $f $bytes
+	close $f
+	set tmux [list env LC_ALL=C.UTF-8 tmux -u -L kescape-[pid] -f /dev/null]
+	set screen [dict create rows {} title "" clipboard ""]
+	try {
+		exec {*}$tmux start-server \; set -g history-limit 10000 \; \
+			set -g set-clipboard on \; \
+			new-session -d -x 200 -y 50 "stty -opost; cat $file;\
+				tmux wait-for -S kescape-replayed; sleep 600"
+		exec timeout 20 {*}$tmux wait-for kescape-replayed
+		set rows [split [tmux_read $tmux capture-pane -p -J -S -] "\n"]
+		dict set screen rows [lmap row $rows { string trimright $row }]
+		dict set screen title \
+			[tmux_read $tmux display-message -p "#{pane_title}"]
+		catch { dict set screen clipboard [tmux_read $tmux show-buffer] }
+	} finally {
+		catch {
+			set socket [tmux_read $tmux display-message -p "#{socket_path}"]
+		}
+		catch { exec {*}$tmux kill-server }
+		if {[info exists socket]} { file delete $socket }
+		file delete $file
+	}
+	return $screen
+}
+
+proc tmux_read {tmux args} {
+	set ch [open |[list {*}$tmux {*}$args] r]
+	fconfigure $ch -encoding utf-8
+	set text [read $ch]
+	close $ch
+	return [string trimright $text "\n"]
+}
+
+# A console line as a terminal renders it: decoded as UTF-8, tabs expanded
+# to the next multiple of 8 columns (counting one column a character),
+# trailing blanks trimmed.
+proc rendered {line} {
+	set out ""
+	foreach c [split [encoding convertfrom utf-8 $line] ""] {
+		if {$c eq "\t"} {
+			append out [string repeat " " [expr {8 - [string length $out] % 8}]]
+		} else {
+			append out $c
+		}
+	}
+	return [string trimright $out]
+}
+
+proc kernel_row {row} { regexp {^\[ *[0-9]+\.[0-9]+\] } $row }
+
+# judge_screen BYTES PAYLOAD EFFECT ?ARG? ?-escaped TEXT?
+#   Replays BYTES into a terminal.  EFFECT is what the attack does to an
+#   admin's screen:
+#     erase          the line printed just before the attack line vanishes
+#     shows REGEXP   a row the attacker forged matches REGEXP
+#     hides TEXT     no kernel row shows TEXT (e.g. a hyperlink's target)
+#     title TEXT     the terminal's title becomes TEXT
+#     clipboard TEXT the terminal's clipboard receives TEXT
+#     garbles        a kernel line printed after the attack is not shown as
+#                    it was printed: the terminal is left in a broken state
+#   raw:     the effect happened and the escaped text is nowhere to be seen.
+#   escaped: the effect did not happen, every kernel line is on the screen
+#            exactly as printed, and a kernel row shows the escaped text
+#            (-escaped TEXT, by default the payload's notation).
+proc judge_screen {bytes payload effect args} {
+	set escaped $payload
+	if {[lindex $args end-1] eq "-escaped"} {
+		set escaped [lindex $args end]
+		set args [lrange $args 0 end-2]
+	}
+	set arg [lindex $args 0]
+	set screen [screen_of $bytes]
+	set rows [dict get $screen rows]
+	set krows [lmap row $rows {
+		if {[kernel_row $row]} { set row } else continue
+	}]
+
+	# The console's lines; the first that carries the attack; the kernel
+	# lines not on the screen as printed, and whether one came after it.
+	set lines [lmap line [split $bytes "\n"] { string trimright $line "\r" }]
+	set at [line_index $lines [unescape $payload]]
+	if {$at < 0} { set at [line_index $lines $escaped] }
+	set lost {}
+	set garbled 0
+	for {set i 0} {$i < [llength $lines]} {incr i} {
+		set line [lindex $lines $i]
+		if {[kernel_row $line] && [rendered $line] ni $rows} {
+			lappend lost [rendered $line]
+			if {$at >= 0 && $i > $at} { set garbled 1 }
+		}
+	}
+	switch -- $effect {
+		erase {
+			set happened [expr {$at > 0 &&
+				[rendered [lindex $lines $at-1]] ni $rows}]
+		}
+		shows { set happened [expr {[lsearch -regexp $rows $arg] >= 0}] }
+		hides { set happened [expr {[line_index $krows $arg] < 0}] }
+		title { set happened [expr {[dict get $screen title] eq $arg}] }
+		clipboard {
+			set happened [expr {[dict get $screen clipboard] eq $arg}]
+		}
+		garbles { set happened $garbled }
+		default { error "judge_screen: unknown effect $effect" }
+	}
+	set visible [expr {[line_index $krows [string trimright $escaped]] >= 0}]
+	if {$happened && !$visible} { return raw }
+	if {!$happened && $visible && $lost eq ""} { return escaped }
+	set why [list "effect $effect [expr {$happened ? {happened} : {did not happen}}]"]
+	if {!$visible} { lappend why "no kernel row shows $escaped" }
+	foreach line $lost { lappend why "not on screen: $line" }
+	return "neither raw nor escaped on screen: [join $why {; }]"
+}
+
+# verdict NAME RESULT ?NAME RESULT...?
+#   The judges' common result, or which said what when they disagree.
+proc verdict {args} {
+	set results [lsort -unique [dict values $args]]
+	if {[llength $results] == 1} { return [lindex $results 0] }
+	set said {}
+	dict for {judge result} $args { lappend said "$judge: $result" }
+	return "the judges disagree: [join $said {; }]"
+}
+
+# with_policy POLICY SCRIPT
+#   Run SCRIPT with the console escaping under POLICY, then restore the
+#   default, whitelist.  Vanilla has no policy: there the parameter must
+#   not exist and SCRIPT runs as is.
+proc with_policy {policy script} {
+	set param /sys/module/printk/parameters/escape
+	if {$::kernel eq "vanilla"} {
+		if {[run "test -e $param"] == 0} { error "vanilla has $param" }
+		return [uplevel 1 $script]
+	}
+	if {[run "echo $policy > $param && grep -qx $policy $param"] != 0} {
+		error "cannot switch the console to $policy"
+	}
+	set ::policy $policy
+	try {
+		return [uplevel 1 $script]
+	} finally {
+		set ::policy whitelist
+		if {[run "echo whitelist > $param"] != 0} {
+			error "cannot switch the console back to whitelist"
+		}
+	}
+}
+
+# flood UNIT COUNT
+#   One /dev/kmsg record, "kescape-flood " and COUNT times UNIT (escape
+#   notation, decoded by printf), built in the guest: a console line holds
+#   at most 4095 characters.  Checks the ring buffer got exactly that, and
+#   returns the console bytes.
+proc flood {unit count} {
+	run "u=\$(printf '$unit'); p=; i=0;\
+		while \[ \$i -lt $count \]; do p=\$p\$u; i=\$((i+1)); done;\
+		printf 'kescape-flood %s' \"\$p\" > /dev/kmsg"
+	set seen $::output
+	set payload "kescape-flood [string repeat $unit $count]"
+	if {[stored_raw kescape-flood $payload] ne "1"} {
+		error "the guest did not log the flood it was meant to"
+	}
+	return $seen
+}
+
+# usb_devices DRIVER SERIAL ?DRIVER SERIAL...?
+#   QEMU arguments for an xHCI controller with these USB devices, each with
+#   its serial number string (escape notation) as a malicious device would
+#   report it.  QEMU sends each byte of the string as a UTF-16 code unit.
+proc usb_devices {args} {
+	set qemu {-device qemu-xhci}
+	foreach {driver serial} $args {
+		lappend qemu -device \
+			"$driver,serial=[string map {, ,,} [unescape $serial]]"
+	}
+	return $qemu
+}
+
+# usb_announced NAME ?WAIT?
+#   Enumeration is asynchronous: wait up to WAIT seconds for the kernel to
+#   announce the USB device whose serial number starts with NAME; return
+#   the console bytes of its announcement, from "New USB device found" to
+#   the end of its SerialNumber line.
+proc usb_announced {name {wait 60}} {
+	set bytes [capture_until 0 "SerialNumber: $name\[^\n\]*\n" $wait]
+	set end [string first "SerialNumber: $name" $bytes]
+	set from [string last "New USB device found" $bytes $end]
+	set from [expr {[string last "\n" $bytes $from] + 1}]
+	return [string range $bytes $from end]
+}
+
+# stored_raw WORD PAYLOAD
+#   The forensic path: true if a ring buffer line containing WORD, read with
+#   syslog(2) by kmsg-raw, holds PAYLOAD's raw bytes, byte for byte.
+proc stored_raw {word payload} {
+	set want [binary encode hex [unescape $payload]]
+	set found [split [query "kmsg-raw -x $word"] "\n"]
+	foreach line $found {
+		for {set at [string first $want $line]} {$at >= 0} \
+			{set at [string first $want $line $at+1]} {
+			if {$at % 2 == 0} { return 1 }
+		}
+	}
+	return "ring buffer lines with $word lack $want: $found"
+}
+
+# The text of the first /dev/kmsg record containing WORD, as a reader of
+# /dev/kmsg gets it (kmsg-raw -k: in the /dev/kmsg format, plain ASCII, so
+# the console can carry it), without its "level,seq,time,flags;" header.
+proc kmsg_record {word} {
+	foreach line [split [query "kmsg-raw -k $word"] "\n"] {
+		if {[regexp {^[0-9]+,[0-9]+,[0-9]+,[^;]*;(.*)$} $line -> text]} {
+			return $text
+		}
+	}
+	error "no /dev/kmsg record contains $word"
+}
+
+# The /dev/kmsg format of raw TEXT: bytes below 0x20, from 0x7f, and "\"
+# as \xNN.
+proc kmsg_form {text} {
+	set out ""
+	foreach c [split $text ""] {
+		scan $c %c b
+		if {$b < 0x20 || $b >= 0x7f || $c eq "\\"} {
+			append out [format {\x%02x} $b]
+		} else {
+			append out $c
+		}
+	}
+	return $out
+}
+
+# The bytes util-linux dmesg (reading /dev/kmsg, no time stamps, C locale)
+# prints for the record containing WORD, as hex: od carries them, not the
+# console, since dmesg itself passes CR and other spaces through raw.
+# A record with newlines is several lines: LINES says how many.
+proc dmesg_bytes {word {lines 1}} {
+	set hex [query "/usr/bin/dmesg -t | grep -F -A[expr {$lines - 1}] $word |\
+		od -An -v -tx1"]
+	return [string map {" " "" "\n" ""} $hex]
+}
+
+# What util-linux dmesg prints for a record of raw TEXT: printable ASCII
+# and white space raw, any other byte as \xNN (its safe_fwrite), then a
+# newline; as hex.
+proc dmesg_form {text} {
+	set out ""
+	foreach c [split $text ""] {
+		scan $c %c b
+		if {($b >= 0x20 && $b < 0x7f) || ($b >= 0x09 && $b <= 0x0d)} {
+			append out $c
+		} else {
+			append out [format {\x%02x} $b]
+		}
+	}
+	return [binary encode hex "$out\n"]
+}
+
+# reaches_unchanged BYTES PAYLOAD
+#   True if a kernel line carries PAYLOAD's raw bytes and a terminal shows
+#   that line as written; otherwise why not.
+proc reaches_unchanged {bytes payload} {
+	set raw [unescape $payload]
+	set rows [dict get [screen_of $bytes] rows]
+	foreach line [kernel_lines $bytes] {
+		if {[string first $raw $line] < 0} continue
+		if {[rendered $line] in $rows} { return 1 }
+		return "not on screen as printed: [rendered $line]"
+	}
+	return "no kernel line carries the payload unchanged"
+}
+
+# same GOT WANT: true if equal, otherwise both, for the diagnostic.
+proc same {got want} {
+	if {$got eq $want} { return 1 }
+	return "got:  $got\nwant: $want"
 }
