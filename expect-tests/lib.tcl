@@ -57,18 +57,24 @@ proc poweroff {} {
 # Run a shell command in the guest; return its exit status.  What the
 # console carried meanwhile, up to the kernel's sync message that follows
 # the command (see guest/init), is left in ::output.
-proc run {cmd {wait 30}} {
+proc run {cmd {wait 60}} {
 	global capture output timeout
 	set before [file size $capture]
 	set timeout $wait
 	send -- "$cmd\r"
+	# A kernel message may come between the status and the next prompt.
 	expect {
-		-re {KESCAPE-RC ([0-9]+) ([0-9]+)\r+\nKESCAPE> } {
+		-re {KESCAPE-RC ([0-9]+) ([0-9]+)\r+\n} {
 			set rc $expect_out(1,string)
 			set sync $expect_out(2,string)
 		}
 		timeout { error "timed out running: $cmd" }
 		eof { error "guest died running: $cmd" }
+	}
+	expect {
+		"KESCAPE> " {}
+		timeout { error "no prompt after: $cmd" }
+		eof { error "guest died after: $cmd" }
 	}
 	set timeout 30
 	set output [capture_until $before "\] kescape-sync $sync\r\n" $wait]
