@@ -9,7 +9,6 @@
 
 CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/kescape
 BUILD := $(CURDIR)/build
-KSRC_PATCHED := $(CACHE)/linux
 export CACHE
 
 PACKAGES := linux-source-6.12 gcc make flex bison bc libelf-dev libssl-dev \
@@ -67,7 +66,7 @@ initramfs: $(INITRAMFS)
 # --- userspace tools ------------------------------------------------------
 
 tools: deps
-	$(MAKE) -C tools KSRC=$(KSRC_PATCHED)
+	$(MAKE) -C tools
 
 # --- running --------------------------------------------------------------
 
@@ -77,8 +76,8 @@ demo: kernels initramfs
 check: kernels initramfs
 	expect-tests/run-suite $(VANILLA) $(PATCHED) $(INITRAMFS)
 
-# Every prefix of the series builds (-Werror) and every patch is
-# checkpatch --strict clean.
+# Every prefix of the series builds without a warning and every patch is
+# checkpatch --strict clean (also part of make check).
 check-series: kernels
 	scripts/check-series.sh
 

@@ -1,7 +1,9 @@
 #!/bin/bash
 # Prove the series bisectable and clean: every prefix of patches/series
-# applies to the pristine tree and builds (with the patched config, with
-# -Werror), and every patch passes scripts/checkpatch.pl --strict.
+# applies to the pristine tree and builds without a warning (with the
+# patched config), and every patch passes scripts/checkpatch.pl --strict.
+# The build folder starts from the patched kernel's objects, so each
+# prefix rebuilds only what it changes.
 # Uses the cache's work tree and its own output folder; leaves the tree
 # in no particular state (build-kernel.sh switches it back as needed).
 set -euo pipefail
@@ -12,8 +14,8 @@ export CCACHE_DIR=$CACHE/ccache
 "$top/scripts/build-kernel.sh" patched >/dev/null 2>&1
 
 mapfile -t series < <(grep -v -e '^#' -e '^[[:space:]]*$' "$top/patches/series")
-[ -d "$out" ] || cp -a "$CACHE/build-patched" "$out"
-cp "$CACHE/build-patched/.config" "$out/.config"
+rm -rf "$out"
+cp -a "$CACHE/build-patched" "$out"
 
 status=0
 rm -f "$tree/.kescape-state"
@@ -24,8 +26,9 @@ for i in "${!series[@]}"; do
 		git -C "$tree" apply "$top/patches/$p"
 	done
 	name=${series[i]}
-	if make -C "$tree" O="$out" CC="ccache gcc" -j"$(nproc)" -s \
-		KCFLAGS=-Werror olddefconfig bzImage >"$out/log" 2>&1; then
+	if make -C "$tree" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" \
+		-j"$(nproc)" -s olddefconfig bzImage >"$out/log" 2>&1 &&
+	   ! grep -q 'warning:' "$out/log"; then
 		echo "ok - series: builds with patches 1-$((i + 1)) ($name)"
 	else
 		echo "not ok - series: builds with patches 1-$((i + 1)) ($name)"
