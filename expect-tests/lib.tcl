@@ -98,6 +98,9 @@ proc capture_until {before end wait} {
 	error "the console never printed: $end"
 }
 
+# Whether a console line (or a screen row) starts with a kernel timestamp.
+proc kernel_row {line} { regexp {^\[ *[0-9]+\.[0-9]+\] } $line }
+
 # The kernel's lines in console BYTES: those with a timestamp prefix, each
 # without the "\r\n" the serial driver ends it with.  Whatever else is on a
 # line (an embedded CR, an escape sequence) is kept.
@@ -105,7 +108,7 @@ proc kernel_lines {bytes} {
 	set lines {}
 	foreach line [split $bytes "\n"] {
 		regsub {\r$} $line {} line
-		if {[regexp {^\[ *[0-9]+\.[0-9]+\] } $line]} {
+		if {[kernel_row $line]} {
 			lappend lines $line
 		}
 	}
@@ -141,7 +144,7 @@ proc query {cmd} {
 		regsub {\r$} $line {} line
 		if {$line eq "KESCAPE-OUT"} { set inside 1; continue }
 		if {$line eq "KESCAPE-END"} break
-		if {$inside && ![regexp {^\[ *[0-9]+\.[0-9]+\] } $line]} {
+		if {$inside && ![kernel_row $line]} {
 			lappend out $line
 		}
 	}
@@ -365,7 +368,6 @@ proc rendered {line} {
 	return [string trimright $out]
 }
 
-proc kernel_row {row} { regexp {^\[ *[0-9]+\.[0-9]+\] } $row }
 
 # judge_screen BYTES PAYLOAD EFFECT ?ARG? ?-escaped TEXT?
 #   Replays BYTES into a terminal.  EFFECT is what the attack does to an
