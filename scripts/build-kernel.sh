@@ -19,6 +19,9 @@ jobs=${JOBS:-$(nproc)}
 export CCACHE_DIR=$CACHE/ccache
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 
+# shellcheck source=tree.sh
+. "$top/scripts/tree.sh"
+
 log() { printf 'build-kernel(%s): %s\n' "$flavour" "$*" >&2; }
 
 unpack_tree() {
@@ -33,11 +36,6 @@ unpack_tree() {
 		commit -q -m pristine
 	touch "$tree.tmp/.kescape-pristine"
 	mv "$tree.tmp" "$tree"
-}
-
-series_files() {
-	grep -v -e '^#' -e '^[[:space:]]*$' "$top/patches/series" |
-		sed "s|^|$top/patches/|"
 }
 
 # What a build depends on: the state of the tree and the config fragments.
@@ -57,15 +55,10 @@ switch_tree() {
 	want=$(state_of "$1")
 	[ "$(cat "$tree/.kescape-state" 2>/dev/null)" = "$want" ] && return
 	log "switching source tree to $1"
-	rm -f "$tree/.kescape-state"
-	git -C "$tree" reset -q --hard
-	git -C "$tree" clean -fdxq -e /.kescape-pristine
 	if [ "$1" = patched ]; then
-		local p
-		for p in $(series_files); do
-			git -C "$tree" apply --whitespace=nowarn "$p" ||
-				{ log "FAILED to apply $p"; exit 1; }
-		done
+		apply_series
+	else
+		apply_series 0
 	fi
 	echo "$want" > "$tree/.kescape-state"
 }

@@ -11,20 +11,17 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 : "${CACHE:?CACHE must name the cache folder}"
 tree=$CACHE/linux out=$CACHE/build-series
 export CCACHE_DIR=$CACHE/ccache
+# shellcheck source=tree.sh
+. "$top/scripts/tree.sh"
 "$top/scripts/build-kernel.sh" patched >/dev/null 2>&1
 
-mapfile -t series < <(grep -v -e '^#' -e '^[[:space:]]*$' "$top/patches/series")
+mapfile -t series < <(series_files | xargs -n1 basename)
 rm -rf "$out"
 cp -a "$CACHE/build-patched" "$out"
 
 status=0
-rm -f "$tree/.kescape-state"
 for i in "${!series[@]}"; do
-	git -C "$tree" reset -q --hard
-	git -C "$tree" clean -fdxq -e /.kescape-pristine
-	for p in "${series[@]:0:i+1}"; do
-		git -C "$tree" apply "$top/patches/$p"
-	done
+	apply_series $((i + 1))
 	name=${series[i]}
 	if make -C "$tree" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" \
 		-j"$(nproc)" -s olddefconfig bzImage >"$out/log" 2>&1 &&
@@ -44,6 +41,5 @@ for i in "${!series[@]}"; do
 		status=1
 	fi
 done
-git -C "$tree" reset -q --hard
-git -C "$tree" clean -fdxq -e /.kescape-pristine
+apply_series 0
 exit $status

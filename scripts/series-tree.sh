@@ -11,14 +11,15 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 : "${CACHE:?CACHE must name the cache folder}"
 cmd=${1:?usage: series-tree.sh open|export DIR} dir=${2:?usage: series-tree.sh open|export DIR}
 cover=$top/patches/0000-cover-letter.patch
+# shellcheck source=tree.sh
+. "$top/scripts/tree.sh"
 
 case $cmd in
 open)
 	"$top/scripts/build-kernel.sh" vanilla >/dev/null
 	git -C "$CACHE/linux" tag -f pristine "$(git -C "$CACHE/linux" rev-list --max-parents=0 HEAD)" >/dev/null
 	git -C "$CACHE/linux" worktree add -q -B kescape-series "$dir" pristine
-	grep -v -e '^#' -e '^[[:space:]]*$' "$top/patches/series" |
-		sed "s|^|$top/patches/|" | xargs git -C "$dir" am -q
+	series_files | xargs git -C "$dir" am -q
 	# The cover letter (subject, then body up to the shortlog) becomes
 	# the branch description that format-patch writes it back from.
 	git -C "$dir" config branch.kescape-series.description "$(awk '
