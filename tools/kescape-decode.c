@@ -4,27 +4,106 @@
  * output of a patched kernel, /dev/kmsg text, kescape-filter output):
  * every "\xNN" becomes the byte 0xNN.  An escape never spans a line.
  *
- *   kescape-decode < escaped > raw
+ *   kescape-decode [-s] [FILE]...
+ *
+ * -s also reports each malformed escape ('\' and 'x' without two hex
+ * digits) as FILE:LINE:COLUMN on stderr and exits with status 1.
  */
-#include <stdio.h>
-#include <stdlib.h>
-
+#include "cli.h"
 #include "unescape.h"
 
-int main(void)
+#define ESCAPE_LEN	4	/* "\xNN" */
+
+struct decoder {
+	bool strict;
+	const char *name;	/* for messages: the file, or "<stdin>" */
+	unsigned long line;	/* 1-based, of the next byte */
+	size_t column;		/* bytes of that line already decoded */
+	int status;
+};
+
+static void report(size_t offset, void *ctx)
 {
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
+	struct decoder *d = ctx;
 
-	while ((len = getline(&line, &cap, stdin)) > 0) {
-		size_t n = kescape_unescape(line, line, len);
+	fprintf(stderr, "%s:%lu:%zu: malformed escape\n", d->name, d->line,
+		d->column + offset + 1);
+	d->status = EXIT_IO;
+}
 
-		if (fwrite(line, 1, n, stdout) != n) {
-			perror("kescape-decode");
-			return 1;
-		}
+/* Where to cut a piece of a line that fills the buffer: before an escape. */
+static size_t cut_point(const char *buf, size_t len)
+{
+	size_t c;
+
+	for (c = len - (ESCAPE_LEN - 1); c < len; c++)
+		if (buf[c] == '\\')
+			return c;
+	return len;
+}
+
+static size_t decode(char *dst, size_t size, const char *src, size_t len,
+		     bool newline, void *ctx)
+{
+	struct decoder *d = ctx;
+	size_t n;
+
+	(void)size;		/* decoding never lengthens the text */
+	n = kescape_unescape_check(dst, src, len, d->strict ? report : NULL,
+				   d);
+	if (newline) {
+		d->line++;
+		d->column = 0;
+	} else {
+		d->column += len;
 	}
-	free(line);
-	return ferror(stdin) || fflush(stdout) ? 1 : 0;
+	return n;
+}
+
+static int decode_file(int fd, const char *name, void *ctx)
+{
+	struct cli_lines *t = ctx;
+	struct decoder *d = t->ctx;
+
+	d->name = strcmp(name, "-") ? name : "<stdin>";
+	d->line = 1;
+	d->column = 0;
+	return cli_lines_stream(fd, name, t);
+}
+
+static const char usage[] =
+"Usage: kescape-decode [OPTION]... [FILE]...\n"
+"Restore the raw bytes of escaped kernel log text in each FILE (standard\n"
+"input when none or -): every \\xNN becomes the byte 0xNN, every other\n"
+"byte is copied as is.  The result goes to standard output.\n"
+"\n"
+"  -s, --strict   report each \\x not followed by two hex digits as\n"
+"                 FILE:LINE:COLUMN: malformed escape, and exit with 1\n"
+"      --help     show this help and exit\n"
+"      --version  show the version and exit\n"
+"\n"
+"Exit status: 0 if all went well, 1 if a file could not be read, the\n"
+"output written, or (with -s) an escape was malformed, 2 for a bad option.\n";
+
+int main(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "strict", no_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ }
+	};
+	static char in[CLI_BUF_SIZE], out[CLI_BUF_SIZE];
+	struct decoder d = { };
+	struct cli_lines t = {
+		.piece = decode, .cut = cut_point, .expansion = 1,
+		.ctx = &d, .in = in, .out = out,
+	};
+	int status;
+
+	cli_init(argv, "kescape-decode");
+	while (cli_getopt(argc, argv, "s", options, usage) != -1)
+		d.strict = true;
+	status = cli_each_file(argc, argv, optind, decode_file, &t);
+	return status | d.status;
 }

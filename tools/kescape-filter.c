@@ -6,52 +6,135 @@
  * an old kernel's serial capture).  Line breaks are kept; every other byte
  * is escaped exactly as the patched kernel's console would.
  *
- *   kescape-filter [-p off|blacklist|whitelist|strict|ext] < in > out
+ *   kescape-filter [-p POLICY] [FILE]...
+ *
+ * Memory is bounded: a line longer than the buffer is escaped in pieces,
+ * cut only where the helper's output cannot depend on what follows.  Each
+ * read's complete lines are written before the next read, so a line shows
+ * as soon as it arrives (`tail -f log | kescape-filter`).
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <unistd.h>
-
+#include "cli.h"
 #include "escape_policy.h"
+
+/* A piece cut from a long line leaves at most this many bytes behind. */
+#define MAX_TAIL	4
+
+/* The one call into the kernel's helper: @dst has room for any result. */
+static size_t escape(char *dst, size_t size, const char *src, size_t len,
+		     bool newline, void *ctx)
+{
+	const int *policy = ctx;
+
+	(void)newline;		/* the line break is kept as it is */
+	return printk_escape(dst, size, src, len, *policy, 0);
+}
+
+/*
+ * The console default (printk.escape= unset), looked up by name so that
+ * this builds on both sides of the whitelist -> allowlist rename.
+ */
+static int default_policy(void)
+{
+	int policy = escape_policy_parse("allowlist");
+
+	return policy >= 0 ? policy : escape_policy_parse("whitelist");
+}
+
+static bool is_continuation(unsigned char c)
+{
+	return (c & 0xc0) == 0x80;
+}
+
+/* How long a UTF-8 sequence that starts with @c may be. */
+static size_t sequence_length(unsigned char c)
+{
+	if (c >= 0xc0 && c < 0xe0)
+		return 2;
+	if (c >= 0xe0 && c < 0xf0)
+		return 3;
+	if (c >= 0xf0 && c < 0xf8)
+		return 4;
+	return 1;
+}
+
+/*
+ * Whether escaping @s[0..@c) on its own gives the same output as the
+ * start of escaping all @len bytes: not right after a '\' whose next byte
+ * could decide whether it is escaped (unless that byte is another '\'),
+ * and not inside a UTF-8 sequence, even an invalid one.
+ */
+static bool can_cut(const unsigned char *s, size_t len, size_t c)
+{
+	size_t p = c;
+
+	if (s[c - 1] == '\\' && (c == len || s[c] != '\\'))
+		return false;
+	if (c < len && !is_continuation(s[c]))
+		return true;
+	/* The lead byte the sequence at @c could belong to. */
+	while (p > 0 && c - p < 3 && is_continuation(s[p - 1]))
+		p--;
+	return p == 0 || p + sequence_length(s[p - 1]) - 1 <= c;
+}
+
+/*
+ * Where to cut a piece of a line that fills the buffer.  One of the last
+ * MAX_TAIL + 1 places always qualifies: before a trailing '\' or before
+ * the lead byte of a trailing incomplete sequence (or before the '\' in
+ * front of that lead byte).
+ */
+static size_t cut_point(const char *buf, size_t len)
+{
+	size_t c;
+
+	for (c = len; c > len - MAX_TAIL; c--)
+		if (can_cut((const unsigned char *)buf, len, c))
+			break;
+	return c;
+}
+
+static int filter_file(int fd, const char *name, void *ctx)
+{
+	return cli_lines_stream(fd, name, ctx);
+}
+
+static const char usage[] =
+"Usage: kescape-filter [OPTION]... [FILE]...\n"
+"Escape control characters in each FILE (standard input when none or -)\n"
+"as a patched kernel's console does, and write the result to standard\n"
+"output.  Line breaks are kept; each line is written as soon as it is read.\n"
+"\n"
+"  -p, --policy=POLICY  off, denylist, allowlist (the default), strict,\n"
+"                       ascii, or ext (the /dev/kmsg format)\n"
+"      --help           show this help and exit\n"
+"      --version        show the version and exit\n"
+"\n"
+"Exit status: 0 if all went well, 1 if a file could not be read or the\n"
+"output written, 2 for a bad option.\n";
 
 int main(int argc, char **argv)
 {
-	int policy = PRINTK_ESCAPE_WHITELIST;
-	char *line = NULL, *out = NULL;
-	size_t line_cap = 0, out_cap = 0;
-	ssize_t len;
-	int opt;
+	static const struct option options[] = {
+		{ "policy", required_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ }
+	};
+	static char in[CLI_BUF_SIZE], out[4 * CLI_BUF_SIZE];
+	int opt, policy = default_policy();
+	struct cli_lines t = {
+		.piece = escape, .cut = cut_point, .expansion = 4,
+		.ctx = &policy, .in = in, .out = out,
+	};
 
-	while ((opt = getopt(argc, argv, "p:")) != -1) {
-		if (opt != 'p' || (policy = escape_policy_parse(optarg)) < 0) {
-			fprintf(stderr, "usage: kescape-filter [-p off|blacklist|whitelist|strict|ext]\n");
-			return 2;
+	cli_init(argv, "kescape-filter");
+	while ((opt = cli_getopt(argc, argv, "p:", options, usage)) != -1) {
+		policy = escape_policy_parse(optarg);
+		if (policy < 0) {
+			fprintf(stderr, "%s: unknown policy '%s'\n", cli_prog,
+				optarg);
+			return cli_usage_error();
 		}
 	}
-
-	while ((len = getline(&line, &line_cap, stdin)) > 0) {
-		size_t text_len = len, n;
-		int newline = line[len - 1] == '\n';
-
-		text_len -= newline;
-		/* Escaping at most quadruples the text: it never truncates. */
-		if (out_cap < 4 * text_len + 1) {
-			out_cap = 4 * text_len + 1;
-			out = realloc(out, out_cap);
-			if (!out) {
-				perror("kescape-filter");
-				return 1;
-			}
-		}
-		n = printk_escape(out, out_cap, line, text_len, policy, 0);
-		if (newline)
-			out[n++] = '\n';
-		if (fwrite(out, 1, n, stdout) != n) {
-			perror("kescape-filter");
-			return 1;
-		}
-	}
-	free(line);
-	free(out);
-	return ferror(stdin) || fflush(stdout) ? 1 : 0;
+	return cli_each_file(argc, argv, optind, filter_file, &t);
 }

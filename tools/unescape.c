@@ -12,7 +12,9 @@ static int hex_value(char c)
 	return -1;
 }
 
-size_t kescape_unescape(char *dst, const char *src, size_t len)
+size_t kescape_unescape_check(char *dst, const char *src, size_t len,
+			      void (*malformed)(size_t offset, void *arg),
+			      void *arg)
 {
 	size_t in = 0, out = 0;
 
@@ -22,9 +24,17 @@ size_t kescape_unescape(char *dst, const char *src, size_t len)
 			dst[out++] = (char)(hex_value(src[in + 2]) << 4 |
 					    hex_value(src[in + 3]));
 			in += 4;
-		} else {
-			dst[out++] = src[in++];
+			continue;
 		}
+		if (malformed && src[in] == '\\' && len - in >= 2 &&
+		    src[in + 1] == 'x')
+			malformed(in, arg);
+		dst[out++] = src[in++];
 	}
 	return out;
+}
+
+size_t kescape_unescape(char *dst, const char *src, size_t len)
+{
+	return kescape_unescape_check(dst, src, len, NULL, NULL);
 }

@@ -13,4 +13,13 @@
  */
 size_t kescape_unescape(char *dst, const char *src, size_t len);
 
+/*
+ * As kescape_unescape(), and call @malformed (unless NULL) with @arg and
+ * the offset in @src of each malformed escape: a '\' followed by 'x' but
+ * not by two hex digits.  It is copied as is.
+ */
+size_t kescape_unescape_check(char *dst, const char *src, size_t len,
+			      void (*malformed)(size_t offset, void *arg),
+			      void *arg);
+
 #endif
