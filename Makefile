@@ -13,7 +13,7 @@ export CACHE
 
 PACKAGES := linux-source-6.12 gcc make flex bison bc libelf-dev libssl-dev \
 	cpio qemu-system-x86 expect busybox-static ccache tmux python3 util-linux \
-	git xz-utils perl clang libclang-rt-14-dev
+	git xz-utils perl clang libclang-rt-14-dev mandoc
 
 CFLAGS := -O2 -Wall -Wextra -Werror
 VANILLA := $(CACHE)/build-vanilla/arch/x86/boot/bzImage
