@@ -21,7 +21,7 @@ PATCHED := $(CACHE)/build-patched/arch/x86/boot/bzImage
 INITRAMFS := $(BUILD)/initramfs.cpio
 
 .PHONY: all deps kernels vanilla patched initramfs tools demo check \
-	check-series bench clean
+	check-series bench soak run clean
 
 all: kernels initramfs tools
 
@@ -79,6 +79,22 @@ check: kernels initramfs
 
 # Every prefix of the series builds without a warning and every patch is
 # checkpatch --strict clean (also part of make check).
+# The test guest on this terminal, with a shell, to try payloads by hand:
+# make run (the patched kernel), make run KERNEL=vanilla, APPEND="..." for
+# more of the kernel command line.  Leave with "reboot -f" or Ctrl-a x.
+KERNEL ?= patched
+run: kernels initramfs
+	qemu-system-x86_64 -accel tcg -m 256 -bios /usr/share/qemu/qboot.rom \
+		-display none -no-reboot -serial mon:stdio \
+		-kernel $(CACHE)/build-$(KERNEL)/arch/x86/boot/bzImage \
+		-initrd $(INITRAMFS) -append "console=ttyS0 printk.devkmsg=on \
+		tsc=reliable kescape.interactive $(APPEND)"
+
+# The expect suite RUNS times in a row (LOAD=1: with a CPU load beside it).
+RUNS ?= 20
+soak: kernels initramfs
+	expect-tests/soak $(RUNS) $(VANILLA) $(PATCHED) $(INITRAMFS)
+
 check-series: kernels
 	scripts/check-series.sh
 

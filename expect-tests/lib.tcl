@@ -6,6 +6,8 @@
 package require Expect
 
 log_user 0
+# The guest's answers (kmsg-raw's hex dumps) can be long.
+match_max -d 4000000
 set timeout 30
 set qemu_pid 0
 set capture ""
@@ -19,16 +21,24 @@ exit -onexit {
 # --- the guest ---------------------------------------------------------------
 
 # Boot KERNEL with the test initramfs and wait for the guest's prompt.  The
-# console runs under TCG (KVM guests hang on these machines).  QEMU itself
-# logs every byte of the serial console to $capture, unaltered.
+# guest runs under TCG (KVM guests hang on these machines).  Its console,
+# ttyS0, carries only the kernel's messages: QEMU writes every byte of it,
+# unaltered, to $capture.  The guest's command loop answers on a serial
+# port of its own, ttyS1, which this process talks to (see guest/init).
+#
+# tsc=reliable: under TCG the TSC drifts against the other clocksources as
+# the host's load varies, and the clocksource watchdog would print "Marking
+# clocksource 'tsc' as unstable" at a random moment in a test.
 proc boot {kernel {append ""} {qemu_args {}}} {
 	global spawn_id capture qemu_pid initramfs bios
 	set capture [exec mktemp /tmp/kescape-console.XXXXXX]
-	set cmdline "console=ttyS0 printk.devkmsg=on panic=-1 ignore_loglevel kunit.enable=0"
+	set cmdline "console=ttyS0 printk.devkmsg=on panic=-1 ignore_loglevel\
+		kunit.enable=0 tsc=reliable"
 	set pid [spawn -noecho qemu-system-x86_64 -accel tcg -m 256 \
 		-bios $bios -display none -monitor none -no-reboot \
-		-chardev stdio,id=con,signal=off,logfile=$capture \
-		-serial chardev:con -kernel $kernel -initrd $initramfs \
+		-chardev file,id=con,path=$capture -serial chardev:con \
+		-chardev stdio,id=ctl,signal=off -serial chardev:ctl \
+		-kernel $kernel -initrd $initramfs \
 		-append "$cmdline $append" {*}$qemu_args]
 	set qemu_pid $pid
 	set timeout 120
@@ -39,6 +49,7 @@ proc boot {kernel {append ""} {qemu_args {}}} {
 		eof { error "QEMU exited while booting $kernel" }
 	}
 	set timeout 30
+	capture_until 0 [sync_line 0] 30
 }
 
 # Power the guest off and reap QEMU.
@@ -55,18 +66,19 @@ proc poweroff {} {
 }
 
 # Run a shell command in the guest; return its exit status.  What the
-# console carried meanwhile, up to the kernel's sync message that follows
-# the command (see guest/init), is left in ::output.
+# command printed is left in ::answer; what the console carried meanwhile,
+# up to the kernel's sync message that follows the command (see
+# guest/init), in ::output, which ends at offset ::output_end of $capture.
 proc run {cmd {wait 60}} {
-	global capture output timeout
+	global capture output output_end answer timeout
 	set before [file size $capture]
 	set timeout $wait
 	send -- "$cmd\r"
-	# A kernel message may come between the status and the next prompt.
 	expect {
-		-re {KESCAPE-RC ([0-9]+) ([0-9]+)\r+\n} {
-			set rc $expect_out(1,string)
-			set sync $expect_out(2,string)
+		-re {^(.*?)KESCAPE-RC ([0-9]+) ([0-9]+)\r*\n} {
+			set answer $expect_out(1,string)
+			set rc $expect_out(2,string)
+			set sync $expect_out(3,string)
 		}
 		timeout { error "timed out running: $cmd" }
 		eof { error "guest died running: $cmd" }
@@ -77,9 +89,14 @@ proc run {cmd {wait 60}} {
 		eof { error "guest died after: $cmd" }
 	}
 	set timeout 30
-	set output [capture_until $before "\] kescape-sync $sync\r\n" $wait]
+	set output [capture_until $before [sync_line $sync] $wait]
+	set output_end [expr {$before + [string length $output]}]
 	return $rc
 }
+
+# The console line of the guest's sync message N, as a regexp (with or
+# without a time stamp).
+proc sync_line {n} { return "(?:^|\n|\\] )kescape-sync $n\r\n" }
 
 # Console bytes logged from offset BEFORE up to the end of the first match
 # of the regexp END, waiting up to WAIT seconds for it.
@@ -132,23 +149,14 @@ proc line_index {lines text} {
 	return -1
 }
 
-# Run CMD in the guest and return what it printed (kernel lines left out),
-# or raise an error if it failed.
+# Run CMD in the guest and return what it printed, or raise an error if it
+# failed.  The guest writes its answers without output processing; QEMU's
+# stdio puts a CR before each LF, which this takes out again.
 proc query {cmd} {
-	if {[run "echo KESCAPE-OUT; $cmd; echo KESCAPE-END"] != 0} {
-		error "failed: $cmd"
+	if {[run $cmd] != 0} {
+		error "failed: $cmd: [string trim $::answer]"
 	}
-	set out {}
-	set inside 0
-	foreach line [split $::output "\n"] {
-		regsub {\r$} $line {} line
-		if {$line eq "KESCAPE-OUT"} { set inside 1; continue }
-		if {$line eq "KESCAPE-END"} break
-		if {$inside && ![kernel_row $line]} {
-			lappend out $line
-		}
-	}
-	return [join $out "\n"]
+	return [string trimright [string map {"\r\n" "\n"} $::answer] "\n"]
 }
 
 # --- payloads -----------------------------------------------------------------
