@@ -13,7 +13,8 @@ export CACHE
 
 PACKAGES := linux-source-6.12 gcc make flex bison bc libelf-dev libssl-dev \
 	cpio qemu-system-x86 expect busybox-static ccache tmux python3 util-linux \
-	git xz-utils perl clang libclang-rt-14-dev mandoc
+	git xz-utils perl clang libclang-rt-14-dev valgrind unicode-data \
+	linux-config-6.12 mandoc
 
 CFLAGS := -O2 -Wall -Wextra -Werror
 VANILLA := $(CACHE)/build-vanilla/arch/x86/boot/bzImage
@@ -58,9 +59,13 @@ $(BUILD)/emit-bench: guest/emit-bench.c tools/unescape.c tools/unescape.h | deps
 
 GUEST_BINS := $(BUILD)/inject $(BUILD)/kmsg-raw $(BUILD)/emit-bench
 
-$(INITRAMFS): guest/init guest/initramfs.sh $(GUEST_BINS) | vanilla
+# The series' KUnit suite, a module of the patched kernel.
+KUNIT_MODULE := $(CACHE)/build-patched/kernel/printk/escape_kunit.ko
+$(KUNIT_MODULE): patched ;
+
+$(INITRAMFS): guest/init guest/initramfs.sh $(GUEST_BINS) $(KUNIT_MODULE) | vanilla
 	guest/initramfs.sh $(CACHE)/build-vanilla/usr/gen_init_cpio $@ \
-		guest/init $(GUEST_BINS)
+		guest/init $(GUEST_BINS) $(KUNIT_MODULE)
 
 initramfs: $(INITRAMFS)
 

@@ -12,9 +12,12 @@
  *   inject segv-file PAYLOAD   as nobody: run a copy of this program whose
  *                              file name is PAYLOAD, which segfaults; the
  *                              report prints the mapped file's name
+ *   inject write-param FILE HEX one write(2) of the bytes HEX spells to
+ *                              FILE; prints OK or the error's name (EINVAL)
  *   inject as-nobody COMMAND   as nobody: run COMMAND with sh -c; exits
  *                              with its status
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -109,6 +112,31 @@ static int copy_self(const char *path)
 	return close(out);
 }
 
+/* Write the bytes @hex spells to @path at once; say how it went. */
+static int write_param(const char *path, const char *hex)
+{
+	size_t len = strlen(hex) / 2, i;
+	char *value = malloc(len + 1);
+	unsigned int byte;
+	int fd;
+
+	if (!value)
+		die("malloc");
+	for (i = 0; i < len; i++) {
+		if (sscanf(hex + 2 * i, "%2x", &byte) != 1)
+			die("hex");
+		value[i] = byte;
+	}
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		die(path);
+	if (write(fd, value, len) < 0)
+		printf("%s\n", strerrorname_np(errno));
+	else
+		printf("OK\n");
+	return close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	size_t len;
@@ -116,6 +144,8 @@ int main(int argc, char **argv)
 
 	if (strcmp(argv[0], "segv") == 0)
 		crash();
+	if (argc == 4 && strcmp(argv[1], "write-param") == 0)
+		return write_param(argv[2], argv[3]);
 	if (argc != 3) {
 		fprintf(stderr, "usage: inject kmsg|segv-comm|segv-file|as-nobody PAYLOAD\n");
 		return 2;

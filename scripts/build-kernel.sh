@@ -103,6 +103,6 @@ kmake tinyconfig >/dev/null
 kmake olddefconfig >/dev/null
 verify_config
 log "building"
-kmake bzImage
+kmake bzImage modules
 echo "$stamp" > "$out/.kescape-stamp"
 log "done: $out/arch/x86/boot/bzImage"

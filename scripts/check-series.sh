@@ -1,43 +1,129 @@
 #!/bin/bash
-# Prove the series bisectable and clean: every prefix of patches/series
-# applies to the pristine tree and builds without a warning (with the
-# patched config), and every patch passes scripts/checkpatch.pl --strict.
-# The build folder starts from the patched kernel's objects, so each
-# prefix rebuilds only what it changes.
-# Uses the cache's work tree and its own output folder; leaves the tree
-# in no particular state (build-kernel.sh switches it back as needed).
+# Prove the series bisectable and clean on the configurations real kernels
+# use: every prefix of patches/series applies to the pristine tree and
+# builds without a warning, and every patch passes checkpatch.pl --strict.
+#
+#   test    the test kernel (guest/kernel.config + guest/kescape.config):
+#           the whole bzImage, and W=1 for what the series touches
+#   debian  Debian's amd64 configuration (linux-config-6.12)
+#   rt      Debian's PREEMPT_RT configuration
+#   allmod  allmodconfig: KUNIT=m, the series' KUnit suite a module
+#
+# For debian, rt and allmod only what the series touches is built, with
+# W=1 (make prepare once per configuration, cached like the other build
+# folders; then the objects, the KUnit module's object included).  A build
+# that fails says which configuration and which prefix.
+# Uses the cache's work tree and output folders of its own; leaves the
+# tree in no particular state (build-kernel.sh switches it back as needed).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 : "${CACHE:?CACHE must name the cache folder}"
-tree=$CACHE/linux out=$CACHE/build-series
+tree=$CACHE/linux
+configs=/usr/src/linux-config-6.12
 export CCACHE_DIR=$CACHE/ccache
 # shellcheck source=tree.sh
 . "$top/scripts/tree.sh"
 "$top/scripts/build-kernel.sh" patched >/dev/null 2>&1
 
 mapfile -t series < <(series_files | xargs -n1 basename)
-rm -rf "$out"
-cp -a "$CACHE/build-patched" "$out"
+# What the series touches, as make targets: its C files' directories.
+touched="kernel/printk/ kernel/debug/kdb/"
 
+kmake() {
+	local out=$1
+	shift
+	make -C "$tree" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" \
+		-j"$(nproc)" -s "$@"
+}
+
+# The configuration NAME starts from, into OUT/.config.
+base_config() {
+	case $1 in
+	debian) xz -dc "$configs/config.amd64_none_amd64.xz" > "$2/.config" ;;
+	rt) xz -dc "$configs/config.amd64_rt_amd64.xz" > "$2/.config" ;;
+	allmod) kmake "$2" allmodconfig >/dev/null ;;
+	esac
+}
+
+# Prepare OUT for configuration NAME on the pristine tree, once: the
+# stamp holds the configuration's source.
+prepare() {
+	local name=$1 out=$CACHE/build-matrix-$1 stamp
+	stamp=$(case $name in
+		debian) sha1sum "$configs/config.amd64_none_amd64.xz" ;;
+		rt) sha1sum "$configs/config.amd64_rt_amd64.xz" ;;
+		allmod) echo allmodconfig ;;
+		esac)
+	if [ "$(cat "$out/.kescape-stamp" 2>/dev/null)" = "$stamp" ]; then
+		return
+	fi
+	rm -rf "$out" && mkdir -p "$out"
+	apply_series 0
+	base_config "$name" "$out"
+	# No module signing keys or BTF: nothing here is linked.
+	"$tree/scripts/config" --file "$out/.config" \
+		-d MODULE_SIG_ALL -d DEBUG_INFO_BTF \
+		--set-str SYSTEM_TRUSTED_KEYS "" --set-str SYSTEM_REVOCATION_KEYS ""
+	kmake "$out" olddefconfig >/dev/null
+	kmake "$out" prepare >"$out/log" 2>&1 ||
+		{ echo "prepare of $name failed:" >&2; tail -20 "$out/log" >&2; return 1; }
+	echo "$stamp" > "$out/.kescape-stamp"
+}
+
+# Build what the series touches under configuration NAME, with W=1;
+# the KUnit suite as a module where KUnit is one.
+build_touched() {
+	local name=$1 out=$CACHE/build-matrix-$1
+	"$tree/scripts/config" --file "$out/.config" \
+		-m PRINTK_ESCAPE_KUNIT_TEST -e PRINTK_ESCAPE_RECORD_KUNIT_TEST
+	kmake "$out" olddefconfig >/dev/null 2>&1 &&
+	kmake "$out" W=1 $touched
+}
+
+rm -rf "$CACHE/build-series"
+cp -a "$CACHE/build-patched" "$CACHE/build-series"
+
+matrix=(debian rt allmod)
 status=0
+for name in "${matrix[@]}"; do
+	if ! prepare "$name" 2>"$CACHE/prepare-$name.log"; then
+		echo "not ok - series: configuration $name prepares"
+		sed 's/^/#   /' "$CACHE/prepare-$name.log"
+		status=1
+	fi
+done
+
 for i in "${!series[@]}"; do
 	apply_series $((i + 1))
 	name=${series[i]}
-	if make -C "$tree" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" \
-		-j"$(nproc)" -s olddefconfig bzImage >"$out/log" 2>&1 &&
+	out=$CACHE/build-series
+	if kmake "$out" olddefconfig bzImage modules >"$out/log" 2>&1 &&
+	   kmake "$out" W=1 $touched >>"$out/log" 2>&1 &&
 	   ! grep -q 'warning:' "$out/log"; then
-		echo "ok - series: builds with patches 1-$((i + 1)) ($name)"
+		echo "ok - series: test config builds with patches 1-$((i + 1)) ($name)"
 	else
-		echo "not ok - series: builds with patches 1-$((i + 1)) ($name)"
-		tail -20 "$out/log" | sed 's/^/#   /'
+		echo "not ok - series: test config builds with patches 1-$((i + 1)) ($name)"
+		grep -m20 -e 'warning:' -e 'error' "$out/log" | sed 's/^/#   /'
 		status=1
 	fi
+	for config in "${matrix[@]}"; do
+		out=$CACHE/build-matrix-$config
+		[ -f "$out/.kescape-stamp" ] || continue
+		if build_touched "$config" >"$out/log" 2>&1 &&
+		   ! grep -q 'warning:' "$out/log"; then
+			echo "ok - series: $config config builds with patches 1-$((i + 1)) ($name)"
+		else
+			echo "not ok - series: $config config builds with patches 1-$((i + 1)) ($name)"
+			grep -m20 -e 'warning:' -e 'error' "$out/log" | sed 's/^/#   /'
+			status=1
+		fi
+	done
 	if (cd "$tree" && perl scripts/checkpatch.pl --strict --quiet \
-		"$top/patches/$name" 2>/dev/null) >"$out/checkpatch" 2>&1; then
+		"$top/patches/$name" 2>/dev/null) >"$CACHE/checkpatch.log" 2>&1; then
 		echo "ok - series: checkpatch --strict is clean on $name"
 	else
 		echo "not ok - series: checkpatch --strict is clean on $name"
-		sed 's/^/#   /' "$out/checkpatch"
+		sed 's/^/#   /' "$CACHE/checkpatch.log"
 		status=1
 	fi
 done

@@ -5,9 +5,10 @@
 
 static const char *const policy_names[] = {
 	[PRINTK_ESCAPE_OFF]		= "off",
-	[PRINTK_ESCAPE_BLACKLIST]	= "blacklist",
-	[PRINTK_ESCAPE_WHITELIST]	= "whitelist",
+	[PRINTK_ESCAPE_DENYLIST]	= "denylist",
+	[PRINTK_ESCAPE_ALLOWLIST]	= "allowlist",
 	[PRINTK_ESCAPE_STRICT]		= "strict",
+	[PRINTK_ESCAPE_ASCII]		= "ascii",
 	[PRINTK_ESCAPE_EXT]		= "ext",
 };
 

@@ -26,18 +26,7 @@ static size_t escape(char *dst, size_t size, const char *src, size_t len,
 	const int *policy = ctx;
 
 	(void)newline;		/* the line break is kept as it is */
-	return printk_escape(dst, size, src, len, *policy, 0);
-}
-
-/*
- * The console default (printk.escape= unset), looked up by name so that
- * this builds on both sides of the whitelist -> allowlist rename.
- */
-static int default_policy(void)
-{
-	int policy = escape_policy_parse("allowlist");
-
-	return policy >= 0 ? policy : escape_policy_parse("whitelist");
+	return printk_escape(dst, size, src, len, *policy);
 }
 
 static bool is_continuation(unsigned char c)
@@ -121,7 +110,7 @@ int main(int argc, char **argv)
 		{ }
 	};
 	static char in[CLI_BUF_SIZE], out[4 * CLI_BUF_SIZE];
-	int opt, policy = default_policy();
+	int opt, policy = PRINTK_ESCAPE_ALLOWLIST;
 	struct cli_lines t = {
 		.piece = escape, .cut = cut_point, .expansion = 4,
 		.ctx = &policy, .in = in, .out = out,

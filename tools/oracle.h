@@ -6,11 +6,22 @@
 #include <stddef.h>
 
 /*
+ * A reference implementation of ../../shared/escape-policy.md (version 2),
+ * written byte by byte from the contract's table and apart from the kernel
+ * helper, so that each checks the other.  @policy takes the values of enum
+ * printk_escape_policy (off, denylist, allowlist, strict, ascii, ext).
+ */
+size_t oracle_escape(char *dst, size_t size, const char *src, size_t len,
+		     int policy);
+/* printk_escape_scan() by the same rules. */
+bool oracle_scan(const char *src, size_t len, int policy, size_t *newlines);
+
+/*
  * Whether a terminal could act on nothing in @s: no C0 control but '\t'
  * and '\n', no DEL, no C1 control (raw or UTF-8), only valid UTF-8; with
- * @strict, no bidi or invisible format character either.  Written apart
- * from the kernel helper, so that each checks the other.
+ * @strict, no strict code point either; with @ascii, no byte >= 0x80.
  */
 bool terminal_safe(const unsigned char *s, size_t len, bool strict);
+bool terminal_safe_ascii(const unsigned char *s, size_t len);
 
 #endif

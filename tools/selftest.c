@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Tests of the userspace build of the kernel's escape helper and of the
- * decoder, run under AddressSanitizer and UBSan.  Prints TAP.
+ * decoder, run under AddressSanitizer and UBSan.  The helper is compared
+ * with the reference implementation in oracle.c on random text, for every
+ * policy and every output size.  Prints TAP.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,8 +14,13 @@
 #include "unescape.h"
 
 #define ROUNDS		20000
-#define IN_MAX		300
+#define IN_MAX		600
 #define TRUNCATED_LEN	(sizeof(PRINTK_ESCAPE_TRUNCATED) - 1)
+#define SEED		1u
+
+static const char *const policy_names[] = {
+	"off", "denylist", "allowlist", "strict", "ascii", "ext",
+};
 
 static int test_number;
 static int failures;
@@ -24,21 +31,38 @@ static void tap(int ok, const char *name)
 	failures += !ok;
 }
 
-static size_t random_text(unsigned char *buf)
+/* xorshift32: the same sequence everywhere, for reproducible failures. */
+static unsigned int rng_state = SEED;
+
+static unsigned int rnd(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 17;
+	rng_state ^= rng_state << 5;
+	return rng_state;
+}
+
+static size_t random_text(unsigned char *buf, size_t max_pieces)
 {
 	/* Mostly text, with controls, UTF-8 and broken UTF-8 mixed in. */
 	static const char *const pieces[] = {
-		"abc ", "\\", "\x1b[1A", "\x9b", "\xc2\x9b", "\xe6\x97\xa5",
-		"\xf0\x9f\x98\x80", "\xe2\x80\xae", "\xed\xa0\x80", "\xc0\xaf",
-		"\xf4\x90\x80\x80", "\t", "\n", "\r", "\x7f", "\xe6\x97",
+		"abc ", "\\", "\\x41", "\\.", "\x1b[1A", "\x9b", "\xc2\x9b",
+		"\xe6\x97\xa5", "\xf0\x9f\x98\x80", "\xe2\x80\xae",
+		"\xed\xa0\x80", "\xc0\xaf", "\xf4\x90\x80\x80", "\t", "\n",
+		"\r", "\x7f", "\xe6\x97", "\xc2\xad", "\xd8\x9c",
+		"\xe2\x80\xa8", "\xef\xbb\xbf", "\xf3\xa0\x80\x81",
+		"\xc4\x9b", "x", ".", "usb 1-1: new high-speed USB device ",
+		"Gr\xc3\xbc\xc3\x9f" "e, \xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e "
+		"\xe2\x9c\x93 ",
 	};
-	size_t len = 0, n = rand() % 40;
+	size_t n_pieces = sizeof(pieces) / sizeof(pieces[0]);
+	size_t len = 0, n = rnd() % (max_pieces + 1);
 
 	while (n--) {
-		if (rand() % 4 == 0) {
-			buf[len++] = rand();
+		if (rnd() % 4 == 0) {
+			buf[len++] = rnd();
 		} else {
-			const char *p = pieces[rand() % 16];
+			const char *p = pieces[rnd() % n_pieces];
 
 			memcpy(buf + len, p, strlen(p));
 			len += strlen(p);
@@ -47,19 +71,89 @@ static size_t random_text(unsigned char *buf)
 	return len;
 }
 
+/* The helper and the oracle agree on random text, every policy. */
+static void test_oracle(void)
+{
+	static unsigned char in[IN_MAX * 40];
+	static char out[4 * IN_MAX * 40 + 8], want[4 * IN_MAX * 40 + 8];
+	int ok = 1, policy, round;
+	size_t len = 0, n, w;
+	char msg[160];
+
+	for (round = 0; round < ROUNDS && ok; round++) {
+		unsigned int seed = rng_state;
+
+		len = random_text(in, round % 10 ? 12 : 200);
+		for (policy = 0; policy <= PRINTK_ESCAPE_EXT && ok; policy++) {
+			n = printk_escape(out, sizeof(out), (char *)in, len,
+					  policy);
+			w = oracle_escape(want, sizeof(want), (char *)in, len,
+					  policy);
+			if (n != w || memcmp(out, want, n)) {
+				ok = 0;
+				snprintf(msg, sizeof(msg),
+					 "#   round %d (rng state %u), policy %s, %zu bytes",
+					 round, seed, policy_names[policy], len);
+				puts(msg);
+			}
+		}
+	}
+	tap(ok, "helper matches the reference implementation, every policy");
+}
+
+/*
+ * Every output size from 0 to the full length + 1, in a buffer of exactly
+ * that size (so ASan sees an overflow): the helper matches the oracle.
+ */
+static void test_every_size(void)
+{
+	unsigned char in[IN_MAX * 40];
+	int ok = 1, round, policy;
+	char msg[160];
+
+	for (round = 0; round < 600 && ok; round++) {
+		size_t len = random_text(in, 12), full, size;
+		static char full_out[4 * IN_MAX * 40];
+
+		for (policy = 0; policy <= PRINTK_ESCAPE_EXT && ok; policy++) {
+			full = oracle_escape(full_out, sizeof(full_out),
+					     (char *)in, len, policy);
+			for (size = 0; size <= full + 1 && ok; size++) {
+				char *out = malloc(size ? size : 1);
+				char *want = malloc(size + 1);
+				size_t n = printk_escape(out, size, (char *)in,
+							 len, policy);
+				size_t w = oracle_escape(want, size, (char *)in,
+							 len, policy);
+
+				if (n != w || memcmp(out, want, n)) {
+					ok = 0;
+					snprintf(msg, sizeof(msg),
+						 "#   round %d, policy %s, size %zu",
+						 round, policy_names[policy], size);
+					puts(msg);
+				}
+				free(want);
+				free(out);
+			}
+		}
+	}
+	tap(ok, "every output size: in bounds, cut like the reference");
+}
+
 static void test_round_trip(void)
 {
-	unsigned char in[IN_MAX];
-	char out[4 * IN_MAX], decoded[4 * IN_MAX];
+	unsigned char in[IN_MAX * 40];
+	static char out[4 * IN_MAX * 40], decoded[4 * IN_MAX * 40];
 	int ok = 1, policy, round;
 
 	for (round = 0; round < ROUNDS && ok; round++) {
-		size_t len = random_text(in);
+		size_t len = random_text(in, 12);
 
-		for (policy = PRINTK_ESCAPE_BLACKLIST;
+		for (policy = PRINTK_ESCAPE_DENYLIST;
 		     policy <= PRINTK_ESCAPE_EXT; policy++) {
 			size_t n = printk_escape(out, sizeof(out), (char *)in,
-						 len, policy, 0);
+						 len, policy);
 			size_t d = kescape_unescape(decoded, out, n);
 
 			ok &= d == len && memcmp(decoded, in, len) == 0;
@@ -70,66 +164,79 @@ static void test_round_trip(void)
 
 static void test_terminal_safe(void)
 {
-	unsigned char in[IN_MAX];
-	char out[4 * IN_MAX];
+	unsigned char in[IN_MAX * 40];
+	static char out[4 * IN_MAX * 40];
 	int ok = 1, round;
 
 	for (round = 0; round < ROUNDS && ok; round++) {
-		size_t len = random_text(in), n;
+		size_t len = random_text(in, 12), n;
 
 		n = printk_escape(out, sizeof(out), (char *)in, len,
-				  PRINTK_ESCAPE_WHITELIST, 0);
+				  PRINTK_ESCAPE_ALLOWLIST);
 		ok &= terminal_safe((unsigned char *)out, n, false);
 		n = printk_escape(out, sizeof(out), (char *)in, len,
-				  PRINTK_ESCAPE_STRICT, 0);
+				  PRINTK_ESCAPE_STRICT);
 		ok &= terminal_safe((unsigned char *)out, n, true);
 		n = printk_escape(out, sizeof(out), (char *)in, len,
-				  PRINTK_ESCAPE_WHITELIST, PRINTK_ESCAPE_NEWLINE);
-		ok &= !memchr(out, '\n', n);
+				  PRINTK_ESCAPE_ASCII);
+		ok &= terminal_safe_ascii((unsigned char *)out, n);
 	}
-	tap(ok, "whitelist and strict output holds nothing a terminal acts on");
+	tap(ok, "allowlist, strict and ascii output holds nothing a terminal acts on");
 }
 
-/* Printable UTF-8 and tabs pass unchanged under whitelist. */
-static void test_text_kept(void)
+static void test_scan(void)
 {
-	static const char text[] = "caf\xc3\xa9\t\xe6\x97\xa5\xe6\x9c\xac "
-				   "\xf0\x9f\x98\x80 ~";
-	char out[256];
-	size_t n = printk_escape(out, sizeof(out), text, sizeof(text) - 1,
-				 PRINTK_ESCAPE_WHITELIST, 0);
+	unsigned char in[IN_MAX * 40];
+	int ok = 1, round, policy;
+	size_t nl, want_nl;
 
-	tap(n == sizeof(text) - 1 && !memcmp(out, text, n),
-	    "printable UTF-8 and tabs pass unchanged");
-}
+	for (round = 0; round < ROUNDS && ok; round++) {
+		size_t len = random_text(in, round % 10 ? 12 : 200);
 
-/* Every output size: in bounds, and a cut is marked. */
-static void test_every_size(void)
-{
-	unsigned char in[IN_MAX];
-	int ok = 1, round;
+		for (policy = 0; policy <= PRINTK_ESCAPE_EXT; policy++) {
+			bool h = printk_escape_scan((char *)in, len, policy, &nl);
+			bool w = oracle_scan((char *)in, len, policy, &want_nl);
 
-	for (round = 0; round < 2000 && ok; round++) {
-		size_t len = random_text(in), full, size;
-		char full_out[4 * IN_MAX];
-
-		full = printk_escape(full_out, sizeof(full_out), (char *)in,
-				     len, PRINTK_ESCAPE_WHITELIST, 0);
-		for (size = 0; size < full && ok; size++) {
-			/* Exactly @size bytes, so ASan sees any overflow. */
-			char *out = malloc(size ? size : 1);
-			size_t n = printk_escape(out, size, (char *)in, len,
-						 PRINTK_ESCAPE_WHITELIST, 0);
-			size_t mark = n < TRUNCATED_LEN ? n : TRUNCATED_LEN;
-
-			ok &= n <= size;
-			ok &= !memcmp(out + n - mark, PRINTK_ESCAPE_TRUNCATED,
-				      mark);
-			ok &= !memcmp(out, full_out, n - mark);
-			free(out);
+			ok &= h == w && nl == want_nl;
 		}
 	}
-	tap(ok, "truncated output stays in the buffer and is marked");
+	tap(ok, "printk_escape_scan() matches the reference, every policy");
+}
+
+/* The contract's examples, under allowlist. */
+static void test_examples(void)
+{
+	static const struct {
+		int policy;
+		const char *in, *out;
+	} ex[] = {
+		{ PRINTK_ESCAPE_ALLOWLIST, "\\_SB_.PCI0", "\\_SB_.PCI0" },
+		{ PRINTK_ESCAPE_ALLOWLIST, "\\x41", "\\x5cx41" },
+		{ PRINTK_ESCAPE_ALLOWLIST, "a\\.", "a\\x5c." },
+		{ PRINTK_ESCAPE_ALLOWLIST, "end\\", "end\\" },
+		{ PRINTK_ESCAPE_EXT, "\\_SB_", "\\x5c_SB_" },
+		{ PRINTK_ESCAPE_ALLOWLIST, "a\nb\tc", "a\nb\tc" },
+		{ PRINTK_ESCAPE_EXT, "a\nb", "a\\x0ab" },
+		{ PRINTK_ESCAPE_ALLOWLIST, "\xc2\x9b", "\\xc2\\x9b" },
+		{ PRINTK_ESCAPE_ALLOWLIST, "\xc4\x9b", "\xc4\x9b" },
+		{ PRINTK_ESCAPE_ASCII, "\xc4\x9b", "\\xc4\\x9b" },
+		{ PRINTK_ESCAPE_STRICT, "\xd8\x9c", "\\xd8\\x9c" },
+		{ PRINTK_ESCAPE_STRICT, "\xe2\x80\xa9", "\\xe2\\x80\\xa9" },
+		{ PRINTK_ESCAPE_DENYLIST, "\x01\x1b", "\x01\\x1b" },
+	};
+	char out[64];
+	size_t i, n;
+	int ok = 1;
+
+	for (i = 0; i < sizeof(ex) / sizeof(ex[0]); i++) {
+		n = printk_escape(out, sizeof(out), ex[i].in, strlen(ex[i].in),
+				  ex[i].policy);
+		if (n != strlen(ex[i].out) || memcmp(out, ex[i].out, n)) {
+			printf("#   example %zu: got '%.*s'\n", i, (int)n, out);
+			ok = 0;
+		}
+	}
+	tap(ok, "the contract's examples (ACPI path, \\x, ascii on e-caron)");
 }
 
 static void test_decoder(void)
@@ -145,11 +252,13 @@ static void test_decoder(void)
 
 int main(void)
 {
-	srand(1);
+	printf("# xorshift32 seed %u\n", SEED);
+	test_examples();
+	test_oracle();
+	test_every_size();
 	test_round_trip();
 	test_terminal_safe();
-	test_text_kept();
-	test_every_size();
+	test_scan();
 	test_decoder();
 	return failures != 0;
 }

@@ -1,0 +1,127 @@
+# The guest: boot a kernel in QEMU with the test initramfs, run commands on
+# its control port (ttyS1) and read what its console (ttyS0) carried.
+
+log_user 0
+# The guest's answers (kmsg-raw's hex dumps) can be long.
+match_max -d 4000000
+set timeout 30
+set qemu_pid 0
+set capture ""
+set bios /usr/share/qemu/qboot.rom
+
+# Kill QEMU whatever way the script ends.
+exit -onexit {
+	if {$::qemu_pid > 0} { catch {exec kill -9 $::qemu_pid} }
+}
+
+# Boot KERNEL with the test initramfs and wait for the guest's prompt; what
+# the console printed up to then is left in ::boot_console.  The
+# guest runs under TCG (KVM guests hang on these machines).  Its console,
+# ttyS0, carries only the kernel's messages: QEMU writes every byte of it,
+# unaltered, to $capture.  The guest's command loop answers on a serial
+# port of its own, ttyS1, which this process talks to (see guest/init).
+#
+# tsc=reliable: under TCG the TSC drifts against the other clocksources as
+# the host's load varies, and the clocksource watchdog would print "Marking
+# clocksource 'tsc' as unstable" at a random moment in a test.
+proc boot {kernel {append ""} {qemu_args {}}} {
+	global spawn_id capture qemu_pid initramfs bios
+	set capture [exec mktemp /tmp/kescape-console.XXXXXX]
+	set cmdline "console=ttyS0 printk.devkmsg=on panic=-1 ignore_loglevel\
+		kunit.enable=0 tsc=reliable"
+	set pid [spawn -noecho qemu-system-x86_64 -accel tcg -m 256 \
+		-bios $bios -display none -monitor none -no-reboot \
+		-chardev file,id=con,path=$capture -serial chardev:con \
+		-chardev stdio,id=ctl,signal=off -serial chardev:ctl \
+		-kernel $kernel -initrd $initramfs \
+		-append "$cmdline $append" {*}$qemu_args]
+	set qemu_pid $pid
+	set timeout 120
+	expect {
+		"KESCAPE> " {}
+		timeout { error "boot of $kernel timed out" }
+		eof { error "QEMU exited while booting $kernel" }
+	}
+	set timeout 30
+	set ::boot_console [capture_until 0 [sync_line 0] 30]
+}
+
+# Power the guest off and reap QEMU.
+proc poweroff {} {
+	global qemu_pid
+	if {$qemu_pid == 0} return
+	catch {
+		send -- "reboot -f\r"
+		expect { eof {} timeout {} }
+	}
+	catch {exec kill -9 $qemu_pid}
+	catch {wait}
+	set qemu_pid 0
+}
+
+# Run a shell command in the guest; return its exit status.  What the
+# command printed is left in ::answer; what the console carried meanwhile,
+# up to the kernel's sync message that follows the command (see
+# guest/init), in ::output, which ends at offset ::output_end of $capture.
+proc run {cmd {wait 60}} {
+	global capture output output_end answer timeout
+	set before [file size $capture]
+	set timeout $wait
+	send -- "$cmd\r"
+	expect {
+		-re {^(.*?)KESCAPE-RC ([0-9]+) ([0-9]+)\r*\n} {
+			set answer $expect_out(1,string)
+			set rc $expect_out(2,string)
+			set sync $expect_out(3,string)
+		}
+		timeout { error "timed out running: $cmd" }
+		eof { error "guest died running: $cmd" }
+	}
+	expect {
+		"KESCAPE> " {}
+		timeout { error "no prompt after: $cmd" }
+		eof { error "guest died after: $cmd" }
+	}
+	set timeout 30
+	set output [capture_until $before [sync_line $sync] $wait]
+	set output_end [expr {$before + [string length $output]}]
+	return $rc
+}
+
+# The console line of the guest's sync message N, as a regexp (with or
+# without a time stamp).
+proc sync_line {n} { return "(?:^|\n|\\] )kescape-sync $n\r\n" }
+
+# Console bytes logged from offset BEFORE up to the end of the first match
+# of the regexp END, waiting up to WAIT seconds for it.
+proc capture_until {before end wait} {
+	global capture
+	for {set i 0} {$i < $wait * 10} {incr i} {
+		set f [open $capture rb]
+		seek $f $before
+		set bytes [read $f]
+		close $f
+		if {[regexp -indices $end $bytes m]} {
+			return [string range $bytes 0 [lindex $m 1]]
+		}
+		after 100
+	}
+	error "the console never printed: $end"
+}
+
+proc read_file {path} {
+	set f [open $path rb]
+	set bytes [read $f]
+	close $f
+	return $bytes
+}
+
+# Run CMD in the guest and return what it printed, or raise an error if it
+# failed.  The guest writes its answers without output processing; QEMU's
+# stdio puts a CR before each LF, which this takes out again.
+proc query {cmd} {
+	if {[run $cmd] != 0} {
+		error "failed: $cmd: [string trim $::answer]"
+	}
+	return [string trimright [string map {"\r\n" "\n"} $::answer] "\n"]
+}

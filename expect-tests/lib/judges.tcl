@@ -1,0 +1,242 @@
+# The judges of an attack.  Each answers "raw" (the attack worked, as it
+# must on vanilla), "escaped" (it was defused, as it must on patched) or why
+# it can say neither, which fails on both kernels.
+#   byte judge      judge_bytes: the kernel lines the console carried
+#   screen judge    judge_screen: the same bytes replayed into tmux
+# Feature tests check what must not change with reaches_unchanged and same.
+
+# How the console carried PAYLOAD in LINES: "raw" if its raw bytes reached a
+# kernel line, "escaped" if only its escaped form ESCAPED did (by default
+# the payload's own notation, which is what whitelist prints), "missing"
+# if neither did -- then the test fails on both kernels.
+proc outcome {lines payload {escaped ""}} {
+	if {$escaped eq ""} { set escaped $payload }
+	set raw [unescape $payload]
+	foreach line $lines {
+		if {[string first $raw $line] >= 0} { return raw }
+	}
+	foreach line $lines {
+		if {[string first $escaped $line] >= 0} { return escaped }
+	}
+	return missing
+}
+
+# Bytes a terminal may act on in a kernel line under a POLICY: C0 but tab,
+# DEL, C1 (raw bytes read as Latin-1 by the UTF-8 decoder, or encoded);
+# for strict also Unicode's default-ignorable characters; for ascii every
+# byte from 0x80 on.
+proc forbidden_in {line policy} {
+	set text [encoding convertfrom utf-8 $line]
+	switch -- $policy {
+		strict {
+			# Default_Ignorable_Code_Point (the BMP part; Tcl 8.6
+			# strings hold no more), U+2028 and U+2029.
+			set class {[\x00-\x08\x0a-\x1f\x7f-\x9f\xad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8]}
+		}
+		ascii { set class {[\x00-\x08\x0a-\x1f\x7f-\uffff]} }
+		default { set class {[\x00-\x08\x0a-\x1f\x7f-\x9f]} }
+	}
+	return [regexp $class $text]
+}
+
+proc any_forbidden {lines policy} {
+	foreach line $lines {
+		if {[forbidden_in $line $policy]} { return 1 }
+	}
+	return 0
+}
+
+# judge_bytes BYTES PAYLOAD ?ESCAPED?
+#   raw:     PAYLOAD's raw bytes reached the console; a newline in it counts
+#            as raw when what follows it became a kernel line of its own.
+#   escaped: no kernel line carries a byte the active policy forbids, and
+#            one shows ESCAPED (by default the payload's own notation).
+proc judge_bytes {bytes payload {escaped ""}} {
+	if {$escaped eq ""} { set escaped $payload }
+	set lines [kernel_lines $bytes]
+	set messages [lmap line $lines { message_of $line }]
+	if {[string first [unescape $payload] [join $messages "\n"]] >= 0} {
+		return raw
+	}
+	if {[any_forbidden $lines $::policy]} {
+		return "leaked: a kernel line carries a byte $::policy forbids"
+	}
+	# The console carries only the kernel's lines, continuation lines too.
+	foreach line [split $bytes "\n"] {
+		if {[string first $escaped $line] >= 0} { return escaped }
+	}
+	return "missing: no console line shows $escaped"
+}
+
+# screen_of BYTES
+#   What a terminal shows after receiving BYTES: a detached 200x50 tmux
+#   session on a private server replays them with `cat`, the pty's output
+#   processing off so no byte is altered.  Returns a dict: rows (screen and
+#   scrollback, wrapped lines joined, trailing blanks trimmed), title (the
+#   pane title, which OSC 0/2 set) and clipboard (what OSC 52 stored, the
+#   server accepting it, or "").
+proc screen_of {bytes} {
+	set file [exec mktemp /tmp/kescape-screen.XXXXXX]
+	set f [open $file wb]
+	puts -nonewline $f $bytes
+	close $f
+	set tmux [list env LC_ALL=C.UTF-8 tmux -u -L kescape-[pid] -f /dev/null]
+	set screen [dict create rows {} title "" clipboard ""]
+	try {
+		exec {*}$tmux start-server \; set -g history-limit 10000 \; \
+			set -g set-clipboard on \; \
+			new-session -d -x 200 -y 50 "stty -opost; cat $file;\
+				tmux wait-for -S kescape-replayed; sleep 600"
+		exec timeout 20 {*}$tmux wait-for kescape-replayed
+		set rows [split [tmux_read $tmux capture-pane -p -J -S -] "\n"]
+		dict set screen rows [lmap row $rows { string trimright $row }]
+		dict set screen title \
+			[tmux_read $tmux display-message -p "#{pane_title}"]
+		catch { dict set screen clipboard [tmux_read $tmux show-buffer] }
+	} finally {
+		catch {
+			set socket [tmux_read $tmux display-message -p "#{socket_path}"]
+		}
+		catch { exec {*}$tmux kill-server }
+		if {[info exists socket]} { file delete $socket }
+		file delete $file
+	}
+	return $screen
+}
+
+proc tmux_read {tmux args} {
+	set ch [open |[list {*}$tmux {*}$args] r]
+	fconfigure $ch -encoding utf-8
+	set text [read $ch]
+	close $ch
+	return [string trimright $text "\n"]
+}
+
+# A console line as a terminal renders it: decoded as UTF-8, tabs expanded
+# to the next multiple of 8 columns (counting one column a character),
+# trailing blanks trimmed.
+proc rendered {line} {
+	set out ""
+	foreach c [split [encoding convertfrom utf-8 $line] ""] {
+		if {$c eq "\t"} {
+			append out [string repeat " " [expr {8 - [string length $out] % 8}]]
+		} else {
+			append out $c
+		}
+	}
+	return [string trimright $out]
+}
+
+# judge_screen BYTES PAYLOAD EFFECT ?ARG? ?-escaped TEXT?
+#   Replays BYTES into a terminal.  EFFECT is what the attack does to an
+#   admin's screen:
+#     erase          the line printed just before the attack line vanishes
+#     shows REGEXP   a row the attacker forged matches REGEXP
+#     hides TEXT     no kernel row shows TEXT (e.g. a hyperlink's target)
+#     title TEXT     the terminal's title becomes TEXT
+#     clipboard TEXT the terminal's clipboard receives TEXT
+#     garbles        a kernel line printed after the attack is not shown as
+#                    it was printed: the terminal is left in a broken state
+#   raw:     the effect happened and the escaped text is nowhere to be seen.
+#   escaped: the effect did not happen, every kernel line is on the screen
+#            exactly as printed, and a kernel row shows the escaped text
+#            (-escaped TEXT, by default the payload's notation).
+proc judge_screen {bytes payload effect args} {
+	set escaped $payload
+	if {[lindex $args end-1] eq "-escaped"} {
+		set escaped [lindex $args end]
+		set args [lrange $args 0 end-2]
+	}
+	set arg [lindex $args 0]
+	set screen [screen_of $bytes]
+	set rows [dict get $screen rows]
+	set krows [lmap row $rows {
+		if {[kernel_row $row]} { set row } else continue
+	}]
+
+	# The console's lines; the first that carries the attack; the kernel
+	# lines not on the screen as printed, and whether one came after it.
+	set lines [lmap line [split $bytes "\n"] { string trimright $line "\r" }]
+	set at [line_index $lines [unescape $payload]]
+	if {$at < 0} { set at [line_index $lines $escaped] }
+	set lost {}
+	set garbled 0
+	for {set i 0} {$i < [llength $lines]} {incr i} {
+		set line [lindex $lines $i]
+		if {[kernel_row $line] && [rendered $line] ni $rows} {
+			lappend lost [rendered $line]
+			if {$at >= 0 && $i > $at} { set garbled 1 }
+		}
+	}
+	switch -- $effect {
+		erase {
+			set happened [expr {$at > 0 &&
+				[rendered [lindex $lines $at-1]] ni $rows}]
+		}
+		shows { set happened [expr {[lsearch -regexp $rows $arg] >= 0}] }
+		hides { set happened [expr {[line_index $krows $arg] < 0}] }
+		title { set happened [expr {[dict get $screen title] eq $arg}] }
+		clipboard {
+			set happened [expr {[dict get $screen clipboard] eq $arg}]
+		}
+		garbles { set happened $garbled }
+		default { error "judge_screen: unknown effect $effect" }
+	}
+	# Every row is the kernel's (the console carries nothing else); a
+	# continuation line has no time stamp of its own.
+	set visible [expr {[line_index $rows [string trimright $escaped]] >= 0}]
+	if {$happened && !$visible} { return raw }
+	if {!$happened && $visible && $lost eq ""} { return escaped }
+	set why [list "effect $effect [expr {$happened ? {happened} : {did not happen}}]"]
+	if {!$visible} { lappend why "no kernel row shows $escaped" }
+	foreach line $lost { lappend why "not on screen: $line" }
+	return "neither raw nor escaped on screen: [join $why {; }]"
+}
+
+# verdict NAME RESULT ?NAME RESULT...?
+#   The judges' common result, or which said what when they disagree.
+proc verdict {args} {
+	set results [lsort -unique [dict values $args]]
+	if {[llength $results] == 1} { return [lindex $results 0] }
+	set said {}
+	dict for {judge result} $args { lappend said "$judge: $result" }
+	return "the judges disagree: [join $said {; }]"
+}
+
+# reaches_unchanged BYTES PAYLOAD
+#   True if a kernel line carries PAYLOAD's raw bytes and a terminal shows
+#   that line as written; otherwise why not.
+proc reaches_unchanged {bytes payload} {
+	set raw [unescape $payload]
+	set rows [dict get [screen_of $bytes] rows]
+	foreach line [kernel_lines $bytes] {
+		if {[string first $raw $line] < 0} continue
+		if {[rendered $line] in $rows} { return 1 }
+		return "not on screen as printed: [rendered $line]"
+	}
+	return "no kernel line carries the payload unchanged"
+}
+
+# same GOT WANT: true if equal, otherwise both, for the diagnostic.
+proc same {got want} {
+	if {$got eq $want} { return 1 }
+	return "got:  $got\nwant: $want"
+}
+
+# judge_forged BYTES FORGED
+#   FORGED follows a newline that an argument supplied.  raw: a console
+#   line shows it as a record of its own (nothing or a time stamp before
+#   it); escaped: only as a continuation line (only blanks before it).
+proc judge_forged {bytes forged} {
+	foreach line [split $bytes "\n"] {
+		set line [string trimright $line "\r"]
+		set at [string first $forged $line]
+		if {$at < 0 || $at + [string length $forged] != [string length $line]} {
+			continue
+		}
+		set before [string range $line 0 $at-1]
+		if {[regexp {^(\[ *[0-9]+\.[0-9]+\] )?$} $before]} { return raw }
+		if {[string trim $before] eq ""} { return escaped }
+	}
+	return "missing: no console line ends in $forged"
+}

@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#include <linux/types.h>
+#define __ffs64(x) ((unsigned long)__builtin_ctzll(x))
