@@ -101,7 +101,7 @@ proc capture_until {before end wait} {
 		seek $f $before
 		set bytes [read $f]
 		close $f
-		if {[regexp -indices $end $bytes m]} {
+		if {[regexp -indices -- $end $bytes m]} {
 			return [string range $bytes 0 [lindex $m 1]]
 		}
 		after 100
