@@ -99,30 +99,34 @@ for name in "${matrix[@]}"; do
 	fi
 done
 
+# build_result STATUS CONFIG PREFIX LOG: a TAP line for a build that
+# ended with STATUS, failing on a compiler warning in LOG too.
+build_result() {
+	local rc=$1 config=$2 prefix=$3 log=$4
+	if [ $rc -eq 0 ] && ! compiler_warnings "$log"; then
+		echo "ok - series: $config config builds with patches $prefix"
+	else
+		echo "not ok - series: $config config builds with patches $prefix"
+		grep -m20 -e 'warning:' -e 'error' "$log" | sed 's/^/#   /'
+		status=1
+	fi
+}
+
 for i in "${!series[@]}"; do
 	apply_series $((i + 1))
 	name=${series[i]}
-	out=$CACHE/build-series
-	if kmake "$out" olddefconfig bzImage modules >"$out/log" 2>&1 &&
-	   kmake "$out" W=1 $touched >>"$out/log" 2>&1 &&
-	   ! compiler_warnings "$out/log"; then
-		echo "ok - series: test config builds with patches 1-$((i + 1)) ($name)"
-	else
-		echo "not ok - series: test config builds with patches 1-$((i + 1)) ($name)"
-		grep -m20 -e 'warning:' -e 'error' "$out/log" | sed 's/^/#   /'
-		status=1
-	fi
+	prefix="1-$((i + 1)) ($name)"
+	log=$CACHE/build-series/log
+	rc=0
+	{ kmake "$CACHE/build-series" olddefconfig bzImage modules &&
+	  kmake "$CACHE/build-series" W=1 $touched; } >"$log" 2>&1 || rc=$?
+	build_result $rc test "$prefix" "$log"
 	for config in "${matrix[@]}"; do
-		out=$CACHE/build-matrix-$config
-		[ -f "$out/.kescape-stamp" ] || continue
-		if build_touched "$config" >"$out/log" 2>&1 &&
-		   ! compiler_warnings "$out/log"; then
-			echo "ok - series: $config config builds with patches 1-$((i + 1)) ($name)"
-		else
-			echo "not ok - series: $config config builds with patches 1-$((i + 1)) ($name)"
-			grep -m20 -e 'warning:' -e 'error' "$out/log" | sed 's/^/#   /'
-			status=1
-		fi
+		log=$CACHE/build-matrix-$config/log
+		[ -f "$CACHE/build-matrix-$config/.kescape-stamp" ] || continue
+		rc=0
+		build_touched "$config" >"$log" 2>&1 || rc=$?
+		build_result $rc "$config" "$prefix" "$log"
 	done
 	# New files under kernel/printk/ need no MAINTAINERS change: the
 	# PRINTK entry's "F: kernel/printk/" covers them (get_maintainer.pl

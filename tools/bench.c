@@ -30,6 +30,8 @@
 #include <time.h>
 #include <valgrind/callgrind.h>
 
+#include <linux/sprintf.h>
+
 #include "escape_policy.h"
 
 #define RECORD		200
@@ -48,19 +50,6 @@ struct workload {
 static char out[OUT_SIZE];
 
 /* ---- mainline v6.12 kernel/printk/printk.c, /dev/kmsg text ---- */
-
-static int scnprintf(char *buf, size_t size, const char *fmt, ...)
-{
-	va_list args;
-	int i;
-
-	va_start(args, fmt);
-	i = vsnprintf(buf, size, fmt, args);
-	va_end(args);
-	if (i < (int)size)
-		return i;
-	return size ? size - 1 : 0;
-}
 
 static void append_char(char **pp, char *e, char c)
 {

@@ -6,19 +6,7 @@
 #include <linux/types.h>
 #include <linux/minmax.h>
 #include <linux/array_size.h>
-
-static inline int scnprintf(char *buf, size_t size, const char *fmt, ...)
-{
-	va_list args;
-	int i;
-
-	va_start(args, fmt);
-	i = vsnprintf(buf, size, fmt, args);
-	va_end(args);
-	if (i < (int)size)
-		return i;
-	return size ? size - 1 : 0;
-}
+#include <linux/sprintf.h>
 
 static inline int hex_to_bin(unsigned char ch)
 {
