@@ -57,7 +57,11 @@ $(BUILD)/kmsg-raw: tools/kmsg-raw.c | deps
 $(BUILD)/emit-bench: guest/emit-bench.c tools/unescape.c tools/unescape.h | deps
 	gcc $(CFLAGS) -static -o $@ guest/emit-bench.c tools/unescape.c
 
-GUEST_BINS := $(BUILD)/inject $(BUILD)/kmsg-raw $(BUILD)/emit-bench
+$(BUILD)/flood: guest/flood.c | deps
+	gcc $(CFLAGS) -static -o $@ $<
+
+GUEST_BINS := $(BUILD)/inject $(BUILD)/kmsg-raw $(BUILD)/emit-bench \
+	$(BUILD)/flood
 
 # The series' KUnit suite, a module of the patched kernel.
 KUNIT_MODULE := $(CACHE)/build-patched/kernel/printk/escape_kunit.ko
@@ -103,9 +107,10 @@ soak: kernels initramfs
 check-series: kernels
 	scripts/check-series.sh
 
-# The helper's cost per byte against memcpy() (userspace build of the same
-# source), and the console emission cost in the guest, policy off against
-# whitelist.  Both as ratios measured in one run.
+# The helper's instructions per byte under callgrind and its cost against
+# memcpy() (userspace build of the same source), kescape-filter against
+# cat -v, and the console emission cost in the guest, policy off against
+# allowlist.  Timings as ratios measured in one run.
 bench: kernels initramfs
 	$(MAKE) -s -C tools bench
 	expect-tests/bench.exp $(PATCHED) $(INITRAMFS)

@@ -119,8 +119,8 @@ proc read_file {path} {
 # Run CMD in the guest and return what it printed, or raise an error if it
 # failed.  The guest writes its answers without output processing; QEMU's
 # stdio puts a CR before each LF, which this takes out again.
-proc query {cmd} {
-	if {[run $cmd] != 0} {
+proc query {cmd {wait 60}} {
+	if {[run $cmd $wait] != 0} {
 		error "failed: $cmd: [string trim $::answer]"
 	}
 	return [string trimright [string map {"\r\n" "\n"} $::answer] "\n"]

@@ -7,7 +7,7 @@
 
 # How the console carried PAYLOAD in LINES: "raw" if its raw bytes reached a
 # kernel line, "escaped" if only its escaped form ESCAPED did (by default
-# the payload's own notation, which is what whitelist prints), "missing"
+# the payload's own notation, which is what allowlist prints), "missing"
 # if neither did -- then the test fails on both kernels.
 proc outcome {lines payload {escaped ""}} {
 	if {$escaped eq ""} { set escaped $payload }
@@ -34,6 +34,7 @@ proc forbidden_in {line policy} {
 			set class {[\x00-\x08\x0a-\x1f\x7f-\x9f\xad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8]}
 		}
 		ascii { set class {[\x00-\x08\x0a-\x1f\x7f-\uffff]} }
+		denylist { set class {[\x07\x08\x0a-\x0f\x18\x1a\x1b\x7f-\x9f]} }
 		default { set class {[\x00-\x08\x0a-\x1f\x7f-\x9f]} }
 	}
 	return [regexp $class $text]

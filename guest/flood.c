@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * flood - load the kernel log for a bounded time and account for every
+ * record written.
+ *
+ *   flood SECONDS WRITERS RENAMERS
+ *
+ * WRITERS root tasks write records of random bytes (every value, random
+ * lengths up to past the record limit) to /dev/kmsg, each tagged
+ * "kfl-W-N "; RENAMERS tasks, as nobody, name themselves random bytes
+ * and segfault; a task flips the console policy, if there is one, between
+ * every escaping policy; a reader follows /dev/kmsg meanwhile.  The bytes
+ * of record N of writer W come from a generator seeded with (W, N), so the
+ * reader knows what each record must hold.  At the end it prints
+ *
+ *   written W read R identical I dropped D differing X refused F lost L cut C
+ *
+ * written: records /dev/kmsg accepted; refused: writes it refused (too
+ * long); read: tagged records the reader got, identical or differing from
+ * what was written; dropped: written records never read; lost: records the
+ * kernel said the reader missed (EPIPE), which must cover the dropped;
+ * cut: records whose /dev/kmsg line was cut at 2048 bytes, compared up to
+ * the cut.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define NOBODY		65534
+#define RECORD_MAX	1200	/* past the kernel's 1024 */
+#define WRITERS_MAX	8
+#define RECORDS_MAX	100000
+
+static unsigned int next_random(unsigned long long *state)
+{
+	*state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
+	return *state >> 33;
+}
+
+/* Record N of writer W: the tag, then random bytes. */
+static size_t make_record(char *buf, int w, int n)
+{
+	unsigned long long state = (unsigned long long)w << 32 | n;
+	size_t len, i, tag;
+
+	tag = sprintf(buf, "kfl-%d-%d ", w, n);
+	len = next_random(&state) % RECORD_MAX;
+	for (i = 0; i < len; i++)
+		buf[tag + i] = next_random(&state);
+	return tag + len;
+}
+
+/*
+ * What /dev/kmsg stores of a write: up to a NUL, at most 1023 bytes (a
+ * record's room less the terminator), less a final newline.
+ */
+static size_t stored_len(const char *buf, size_t len)
+{
+	const char *nul = memchr(buf, '\0', len);
+
+	if (nul)
+		len = nul - buf;
+	if (len > 1023)
+		len = 1023;
+	if (len && buf[len - 1] == '\n')
+		len--;
+	return len;
+}
+
+static int hex(char c)
+{
+	return c <= '9' ? c - '0' : c - 'a' + 10;
+}
+
+static void writer(int w, time_t end, int count_fd)
+{
+	int fd = open("/dev/kmsg", O_WRONLY);
+	char buf[RECORD_MAX + 32];
+	int n, written = 0, refused = 0;
+
+	for (n = 0; n < RECORDS_MAX && time(NULL) < end; n++) {
+		size_t len = make_record(buf, w, n);
+
+		if (write(fd, buf, len) == (ssize_t)len)
+			written++;
+		else
+			refused++;
+	}
+	dprintf(count_fd, "%d %d %d %d\n", w, n, written, refused);
+	exit(0);
+}
+
+static void renamer(time_t end)
+{
+	unsigned long long state = getpid();
+
+	if (setgid(NOBODY) || setuid(NOBODY))
+		exit(1);
+	while (time(NULL) < end) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			char name[16];
+			int i;
+
+			for (i = 0; i < 15; i++)
+				name[i] = next_random(&state) % 255 + 1;
+			name[15] = '\0';
+			prctl(PR_SET_NAME, name);
+			*(volatile int *)0 = 0;
+		}
+		next_random(&state);
+		waitpid(pid, NULL, 0);
+	}
+	exit(0);
+}
+
+static void flipper(time_t end)
+{
+	static const char *const policies[] = {
+		"denylist", "allowlist", "strict", "ascii",
+	};
+	int i = 0, fd;
+
+	while (time(NULL) < end) {
+		fd = open("/sys/module/printk/parameters/escape", O_WRONLY);
+		if (fd < 0)
+			exit(0);	/* vanilla: no policy */
+		if (write(fd, policies[i % 4], strlen(policies[i % 4])) < 0)
+			exit(1);
+		close(fd);
+		i++;
+		usleep(20000);
+	}
+	exit(0);
+}
+
+/* After the others stopped, the last record: the reader stops at it. */
+static void closer(int seconds)
+{
+	int fd;
+
+	sleep(seconds + 1);
+	fd = open("/dev/kmsg", O_WRONLY);
+	if (fd < 0 || write(fd, "kfl-end\n", 8) != 8)
+		exit(1);
+	exit(0);
+}
+
+/*
+ * Decode the text of a /dev/kmsg record ("\xNN" escapes) into @raw.  A
+ * /dev/kmsg line holds at most 2048 bytes, so a record whose escaped text
+ * is longer reads cut: after "\..." (patched) or in the middle of an
+ * escape (vanilla); *@cut tells.
+ */
+static size_t decode(const char *text, char *raw, size_t size, int *cut)
+{
+	size_t i = 0, len = 0;
+
+	*cut = 0;
+	while (text[i] && text[i] != '\n' && len < size) {
+		if (text[i] != '\\') {
+			raw[len++] = text[i++];
+		} else if (text[i + 1] == 'x' && isxdigit(text[i + 2]) &&
+			   isxdigit(text[i + 3])) {
+			raw[len++] = hex(text[i + 2]) << 4 | hex(text[i + 3]);
+			i += 4;
+		} else {
+			*cut = 1;	/* "\..." or half an escape */
+			break;
+		}
+	}
+	return len;
+}
+
+int main(int argc, char **argv)
+{
+	static unsigned char seen[WRITERS_MAX][RECORDS_MAX];
+	long read_count = 0, identical = 0, differing = 0, lost = 0;
+	long written = 0, refused = 0, dropped = 0, accepted = 0;
+	char line[8192], want[RECORD_MAX + 32], got[RECORD_MAX + 32];
+	int seconds, writers, renamers, w, n, ok, bad, fd, pipefd[2], is_cut;
+	long cut = 0;
+	unsigned long long seq, next_seq = 0;
+	time_t end;
+	FILE *counts;
+
+	if (argc != 4)
+		return 2;
+	seconds = atoi(argv[1]);
+	writers = atoi(argv[2]);
+	renamers = atoi(argv[3]);
+	if (writers > WRITERS_MAX || pipe(pipefd))
+		return 2;
+
+	fd = open("/dev/kmsg", O_RDONLY);
+	if (fd < 0 || lseek(fd, 0, SEEK_END) < 0)
+		return 1;
+	end = time(NULL) + seconds;
+	for (w = 0; w < writers; w++)
+		if (fork() == 0)
+			writer(w, end, pipefd[1]);
+	for (w = 0; w < renamers; w++)
+		if (fork() == 0)
+			renamer(end);
+	if (fork() == 0)
+		flipper(end);
+	if (fork() == 0)
+		closer(seconds);
+	close(pipefd[1]);
+
+	for (;;) {
+		ssize_t len = read(fd, line, sizeof(line) - 1);
+		size_t got_len, want_len;
+		char *text;
+
+		if (len < 0 && errno == EPIPE)
+			continue;	/* counted by the sequence gap below */
+		if (len <= 0)
+			return 1;
+		line[len] = '\0';
+		if (sscanf(line, "%*u,%llu,", &seq) != 1)
+			continue;
+		if (next_seq && seq > next_seq)
+			lost += seq - next_seq;
+		next_seq = seq + 1;
+		text = strchr(line, ';');
+		if (!text)
+			continue;
+		text++;
+		if (strncmp(text, "kfl-end", 7) == 0)
+			break;
+		if (sscanf(text, "kfl-%d-%d ", &w, &n) != 2 ||
+		    w < 0 || w >= WRITERS_MAX || n < 0 || n >= RECORDS_MAX)
+			continue;
+		got_len = decode(text, got, sizeof(got), &is_cut);
+		/*
+		 * Vanilla cuts a full line anywhere, an escape too, so the
+		 * last byte of a cut line is not to be trusted.
+		 */
+		if (len >= 2000 && !is_cut && got_len) {
+			is_cut = 1;
+			got_len--;
+		}
+		want_len = stored_len(want, make_record(want, w, n));
+		read_count++;
+		seen[w][n] = 1;
+		cut += is_cut;
+		if (is_cut ? got_len < want_len && !memcmp(got, want, got_len) :
+			     got_len == want_len && !memcmp(got, want, got_len)) {
+			identical++;
+		} else {
+			size_t i = 0;
+
+			while (i < got_len && i < want_len && got[i] == want[i])
+				i++;
+			if (!differing)
+				fprintf(stderr, "kfl-%d-%d: %zu bytes read, %zu written, first difference at %zu\n",
+					w, n, got_len, want_len, i);
+			differing++;
+		}
+	}
+	while (wait(NULL) > 0)
+		;
+	counts = fdopen(pipefd[0], "r");
+	while (fscanf(counts, "%d %d %d %d", &w, &n, &ok, &bad) == 4) {
+		written += ok;
+		refused += bad;
+		/* /dev/kmsg refuses a write longer than a record. */
+		while (n--) {
+			if (make_record(want, w, n) > 1024)
+				continue;
+			accepted++;
+			dropped += !seen[w][n];
+		}
+	}
+	printf("written %ld read %ld identical %ld dropped %ld differing %ld refused %ld lost %ld cut %ld accepted-as-expected %d\n",
+	       written, read_count, identical, dropped, differing, refused,
+	       lost, cut, accepted == written);
+	return 0;
+}
