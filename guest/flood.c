@@ -34,46 +34,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "flood-record.h"
+
 #define NOBODY		65534
-#define RECORD_MAX	1200	/* past the kernel's 1024 */
 #define WRITERS_MAX	8
 #define RECORDS_MAX	100000
-
-static unsigned int next_random(unsigned long long *state)
-{
-	*state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
-	return *state >> 33;
-}
-
-/* Record N of writer W: the tag, then random bytes. */
-static size_t make_record(char *buf, int w, int n)
-{
-	unsigned long long state = (unsigned long long)w << 32 | n;
-	size_t len, i, tag;
-
-	tag = sprintf(buf, "kfl-%d-%d ", w, n);
-	len = next_random(&state) % RECORD_MAX;
-	for (i = 0; i < len; i++)
-		buf[tag + i] = next_random(&state);
-	return tag + len;
-}
-
-/*
- * What /dev/kmsg stores of a write: up to a NUL, at most 1023 bytes (a
- * record's room less the terminator), less a final newline.
- */
-static size_t stored_len(const char *buf, size_t len)
-{
-	const char *nul = memchr(buf, '\0', len);
-
-	if (nul)
-		len = nul - buf;
-	if (len > 1023)
-		len = 1023;
-	if (len && buf[len - 1] == '\n')
-		len--;
-	return len;
-}
 
 static int hex(char c)
 {

@@ -16,10 +16,19 @@
  *                              FILE; prints OK or the error's name (EINVAL)
  *   inject as-nobody COMMAND   as nobody: run COMMAND with sh -c; exits
  *                              with its status
+ *   inject sysrq-comm PAYLOAD KEY
+ *                              as root, on CPU 0: set the task name, then
+ *                              write KEY to /proc/sysrq-trigger (c: panic,
+ *                              whose report prints the name)
+ *   inject spin-comm PAYLOAD SECONDS
+ *                              as nobody, on CPU 1: set the task name and
+ *                              spin in user space, for an NMI backtrace
+ *                              of that CPU to catch
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +36,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../tools/unescape.h"
@@ -137,6 +147,44 @@ static int write_param(const char *path, const char *hex)
 	return close(fd);
 }
 
+static void pin_to_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die("sched_setaffinity");
+}
+
+static int sysrq_with_name(const char *name, const char *key)
+{
+	int fd;
+
+	pin_to_cpu(0);
+	if (prctl(PR_SET_NAME, name))
+		die("prctl");
+	fd = open("/proc/sysrq-trigger", O_WRONLY);
+	if (fd < 0)
+		die("/proc/sysrq-trigger");
+	if (write(fd, key, strlen(key)) < 0)
+		die("write /proc/sysrq-trigger");
+	return close(fd);
+}
+
+static int spin_with_name(const char *name, const char *seconds)
+{
+	time_t end = time(NULL) + atoi(seconds);
+
+	pin_to_cpu(1);
+	drop_privileges();
+	if (prctl(PR_SET_NAME, name))
+		die("prctl");
+	while (time(NULL) < end)
+		;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	size_t len;
@@ -146,6 +194,10 @@ int main(int argc, char **argv)
 		crash();
 	if (argc == 4 && strcmp(argv[1], "write-param") == 0)
 		return write_param(argv[2], argv[3]);
+	if (argc == 4 && strcmp(argv[1], "sysrq-comm") == 0)
+		return sysrq_with_name(decode(argv[2], &len), argv[3]);
+	if (argc == 4 && strcmp(argv[1], "spin-comm") == 0)
+		return spin_with_name(decode(argv[2], &len), argv[3]);
 	if (argc != 3) {
 		fprintf(stderr, "usage: inject kmsg|segv-comm|segv-file|as-nobody PAYLOAD\n");
 		return 2;

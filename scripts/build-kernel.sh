@@ -1,5 +1,8 @@
 #!/bin/bash
-# Build the vanilla or the patched kernel out of the repository, in $CACHE.
+# Build the vanilla, the patched or the debug kernel out of the repository,
+# in $CACHE.  The debug kernel is the patched one with the runtime checkers
+# of guest/debug.config; KESCAPE_PLANT=PATCH adds PATCH on top of its
+# series (a deliberate bug, to show the checkers catch one).
 #
 # One git work tree ($CACHE/linux) holds Debian's linux-source-6.12, switched
 # between the pristine state and the state with patches/series applied; each
@@ -9,7 +12,7 @@
 # skips a build whose inputs did not change.
 set -euo pipefail
 
-flavour=${1:?usage: build-kernel.sh vanilla|patched}
+flavour=${1:?usage: build-kernel.sh vanilla|patched|debug}
 top=$(cd "$(dirname "$0")/.." && pwd)
 : "${CACHE:?CACHE must name the cache folder}"
 tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
@@ -44,7 +47,8 @@ state_of() {
 		echo vanilla
 	else
 		# Not the commit ids and dates a new format-patch run changes.
-		series_files | xargs cat |
+		{ series_files; if [ "$1" = debug ]; then plant; fi; } |
+			xargs cat |
 			grep -v -e '^From [0-9a-f]\{40\} ' -e '^Date: ' |
 			sha1sum | cut -c1-40
 	fi
@@ -55,17 +59,28 @@ switch_tree() {
 	want=$(state_of "$1")
 	[ "$(cat "$tree/.kescape-state" 2>/dev/null)" = "$want" ] && return
 	log "switching source tree to $1"
-	if [ "$1" = patched ]; then
+	if [ "$1" != vanilla ]; then
 		apply_series
+		if [ "$1" = debug ] && [ -n "$(plant)" ]; then
+			log "planting $(plant)"
+			git -C "$tree" apply "$(plant)"
+		fi
 	else
 		apply_series 0
 	fi
 	echo "$want" > "$tree/.kescape-state"
 }
 
+# The patch KESCAPE_PLANT names, as an absolute path, or nothing.
+plant() {
+	[ -n "${KESCAPE_PLANT:-}" ] && realpath "$KESCAPE_PLANT"
+	return 0
+}
+
 fragments() {
 	echo "$top/guest/kernel.config"
-	[ "$1" = patched ] && echo "$top/guest/kescape.config"
+	[ "$1" != vanilla ] && echo "$top/guest/kescape.config"
+	[ "$1" = debug ] && echo "$top/guest/debug.config"
 	return 0
 }
 

@@ -8,6 +8,8 @@ set timeout 30
 set qemu_pid 0
 set capture ""
 set bios /usr/share/qemu/qboot.rom
+# The guest's memory in MiB (the debug kernel's checkers need more).
+set guest_memory 256
 
 # Kill QEMU whatever way the script ends.
 exit -onexit {
@@ -25,11 +27,11 @@ exit -onexit {
 # the host's load varies, and the clocksource watchdog would print "Marking
 # clocksource 'tsc' as unstable" at a random moment in a test.
 proc boot {kernel {append ""} {qemu_args {}}} {
-	global spawn_id capture qemu_pid initramfs bios
+	global spawn_id capture qemu_pid initramfs bios guest_memory
 	set capture [exec mktemp /tmp/kescape-console.XXXXXX]
 	set cmdline "console=ttyS0 printk.devkmsg=on panic=-1 ignore_loglevel\
 		kunit.enable=0 tsc=reliable"
-	set pid [spawn -noecho qemu-system-x86_64 -accel tcg -m 256 \
+	set pid [spawn -noecho qemu-system-x86_64 -accel tcg -m $guest_memory \
 		-bios $bios -display none -monitor none -no-reboot \
 		-chardev file,id=con,path=$capture -serial chardev:con \
 		-chardev stdio,id=ctl,signal=off -serial chardev:ctl \
@@ -48,15 +50,34 @@ proc boot {kernel {append ""} {qemu_args {}}} {
 
 # Power the guest off and reap QEMU.
 proc poweroff {} {
-	global qemu_pid
-	if {$qemu_pid == 0} return
+	if {$::qemu_pid == 0} return
 	catch {
 		send -- "reboot -f\r"
 		expect { eof {} timeout {} }
 	}
+	kill_guest
+}
+
+proc kill_guest {} {
+	global qemu_pid
+	if {$qemu_pid == 0} return
 	catch {exec kill -9 $qemu_pid}
 	catch {wait}
 	set qemu_pid 0
+}
+
+# Run CMD, which brings the guest's kernel down, and return what the
+# console carried from then on up to the end of the first match of the
+# regexp END (the panic's last line); then kill QEMU.  The boot must not
+# reboot on panic (panic=0), or the report's last line is never printed.
+proc crash {cmd end {wait 120}} {
+	set before [file size $::capture]
+	send -- "$cmd\r"
+	try {
+		return [capture_until $before $end $wait]
+	} finally {
+		kill_guest
+	}
 }
 
 # Run a shell command in the guest; return its exit status.  What the

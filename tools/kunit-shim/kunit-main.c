@@ -23,12 +23,32 @@ void kunit_fail(struct kunit *test, const char *file, int line,
 static void *allocations[64];
 static int nr_allocations;
 
-void *kunit_kzalloc(struct kunit *test, size_t size, int gfp)
+/* Exactly @size bytes, as ASan then sees an access past them. */
+void *kunit_kmalloc(struct kunit *test, size_t size, int gfp)
 {
 	(void)gfp;
 	if (nr_allocations == 64)
 		KUNIT_ASSERT_TRUE(test, !"too many allocations");
-	return allocations[nr_allocations++] = calloc(1, size);
+	return allocations[nr_allocations++] = malloc(size ? size : 1);
+}
+
+void *kunit_kzalloc(struct kunit *test, size_t size, int gfp)
+{
+	return memset(kunit_kmalloc(test, size, gfp), 0, size);
+}
+
+void kunit_kfree(struct kunit *test, const void *ptr)
+{
+	int i;
+
+	(void)test;
+	for (i = 0; i < nr_allocations; i++) {
+		if (allocations[i] == ptr) {
+			free(allocations[i]);
+			allocations[i] = allocations[--nr_allocations];
+			return;
+		}
+	}
 }
 
 static int run(struct kunit_case *c, const void *param, const char *desc)

@@ -37,7 +37,9 @@ struct kunit_suite {
 void kunit_fail(struct kunit *test, const char *file, int line,
 		const char *what, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+void *kunit_kmalloc(struct kunit *test, size_t size, int gfp);
 void *kunit_kzalloc(struct kunit *test, size_t size, int gfp);
+void kunit_kfree(struct kunit *test, const void *ptr);
 
 #define KUNIT_CASE(f) { .run_case = f, .name = #f }
 #define KUNIT_CASE_PARAM(f, gen) { .run_case = f, .name = #f, .generate_params = gen }
