@@ -1,8 +1,14 @@
 # Reading the console: which bytes are the kernel's lines, and what a line
 # says without its time stamp.
 
-# Whether a console line (or a screen row) starts with a kernel timestamp.
-proc kernel_row {line} { regexp {^\[ *[0-9]+\.[0-9]+\] } $line }
+# A record's prefix: its time stamp, and the caller's id when the kernel
+# has CONFIG_PRINTK_CALLER (the debug kernel): "[    1.234567][  T123] ".
+set record_prefix {\[ *[0-9]+\.[0-9]+\](?:\[ *[TC][0-9]+\])? }
+# The prefix with printk.time=0: only the caller's id, if any.
+set untimed_prefix {\[ *[TC][0-9]+\] }
+
+# Whether a console line (or a screen row) starts with a record's prefix.
+proc kernel_row {line} { regexp "^$::record_prefix" $line }
 
 # The kernel's lines in console BYTES: those with a timestamp prefix, each
 # without the "\r\n" the serial driver ends it with.  Whatever else is on a
@@ -30,6 +36,22 @@ proc line_index {lines text} {
 
 # The message of a kernel line, without its timestamp prefix.
 proc message_of {line} {
-	regsub {^\[ *[0-9]+\.[0-9]+\] } $line {} line
+	regsub "^$::record_prefix" $line {} line
 	return $line
 }
+
+# Whether console BYTES show a record line whose message is FIRST and then
+# a continuation line SECOND, under blanks as wide as the record's prefix
+# (two blanks if it has none).
+proc continued {bytes first second} {
+	set first [literal $first]
+	set second [literal $second]
+	if {![regexp "(?:^|\n)((?:$::record_prefix|$::untimed_prefix)?)$first\r\n( +)$second\r\n" \
+		$bytes -> prefix blanks]} {
+		return 0
+	}
+	expr {[string length $blanks] == max([string length $prefix], 2)}
+}
+
+# TEXT as a regexp that matches it literally.
+proc literal {text} { regsub -all {[][\\.()*+?{}^$|]} $text {\\&} }

@@ -236,7 +236,7 @@ proc judge_forged {bytes forged} {
 			continue
 		}
 		set before [string range $line 0 $at-1]
-		if {[regexp {^(\[ *[0-9]+\.[0-9]+\] )?$} $before]} { return raw }
+		if {[regexp "^(?:$::record_prefix)?\$" $before]} { return raw }
 		if {[string trim $before] eq ""} { return escaped }
 	}
 	return "missing: no console line ends in $forged"
