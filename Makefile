@@ -19,12 +19,10 @@ PACKAGES := linux-source-6.12 gcc make flex bison bc libelf-dev libssl-dev \
 CFLAGS := -O2 -Wall -Wextra -Werror
 VANILLA := $(CACHE)/build-vanilla/arch/x86/boot/bzImage
 PATCHED := $(CACHE)/build-patched/arch/x86/boot/bzImage
-DEBUG := $(CACHE)/build-debug/arch/x86/boot/bzImage
 INITRAMFS := $(BUILD)/initramfs.cpio
-DEBUG_INITRAMFS := $(BUILD)/initramfs-debug.cpio
 
-.PHONY: all deps kernels vanilla patched debug initramfs tools demo check \
-	check-debug check-series bench soak run clean
+.PHONY: all deps kernels vanilla patched debug kcsan initramfs tools demo \
+	check check-debug check-kcsan check-series bench soak run clean
 
 all: kernels initramfs tools
 
@@ -51,6 +49,9 @@ kernels: vanilla patched
 # KESCAPE_PLANT=PATCH builds it with PATCH on top of the series.
 debug: deps vanilla
 	scripts/build-kernel.sh debug
+# The patched kernel with KCSAN (guest/kcsan.config).
+kcsan: deps vanilla
+	scripts/build-kernel.sh kcsan
 
 # --- guest ----------------------------------------------------------------
 
@@ -79,11 +80,11 @@ $(INITRAMFS): guest/init guest/initramfs.sh $(GUEST_BINS) $(KUNIT_MODULE) | vani
 
 initramfs: $(INITRAMFS)
 
-# The debug kernel's guest: the same, with the KUnit module built for it.
-DEBUG_KUNIT_MODULE := $(CACHE)/build-debug/kernel/printk/escape_kunit.ko
-$(DEBUG_INITRAMFS): guest/init guest/initramfs.sh $(GUEST_BINS) debug | vanilla
+# The debug and kcsan kernels' guests: the same, with the KUnit module
+# built for each.
+$(BUILD)/initramfs-%.cpio: guest/init guest/initramfs.sh $(GUEST_BINS) % | vanilla
 	guest/initramfs.sh $(CACHE)/build-vanilla/usr/gen_init_cpio $@ \
-		guest/init $(GUEST_BINS) $(DEBUG_KUNIT_MODULE)
+		guest/init $(GUEST_BINS) $(CACHE)/build-$*/kernel/printk/escape_kunit.ko
 
 # --- userspace tools ------------------------------------------------------
 
@@ -98,13 +99,20 @@ demo: kernels initramfs
 check: kernels initramfs
 	expect-tests/run-suite $(VANILLA) $(PATCHED) $(INITRAMFS)
 
-# The patched kernel's expect tests on the debug kernel, every boot's
-# console free of kernel reports.  Not part of make check: its cold build
-# would take CI's fresh clone past half an hour.  The clean-boot test
-# compares with vanilla's boot, which the debug kernel does not match.
-DEBUG_TESTS := $(filter-out %/90-clean-boot.test,$(wildcard expect-tests/*.test))
-check-debug: debug tools $(DEBUG_INITRAMFS)
-	expect-tests/run-suite --debug $(DEBUG) $(DEBUG_INITRAMFS) $(DEBUG_TESTS)
+# The patched kernel's expect tests on the debug kernel (one vCPU) and on
+# the kcsan kernel (two), every boot's console free of kernel reports.
+# Not part of make check: their cold builds would take CI's fresh clone
+# past half an hour.  The clean-boot test compares with vanilla's boot,
+# which these kernels do not match.
+ONLY_TESTS := $(filter-out %/90-clean-boot.test,$(wildcard expect-tests/*.test))
+check-debug: debug tools $(BUILD)/initramfs-debug.cpio
+	expect-tests/run-suite --only debug \
+		$(CACHE)/build-debug/arch/x86/boot/bzImage \
+		$(BUILD)/initramfs-debug.cpio $(ONLY_TESTS)
+check-kcsan: kcsan tools $(BUILD)/initramfs-kcsan.cpio
+	expect-tests/run-suite --only kcsan --smp 2 \
+		$(CACHE)/build-kcsan/arch/x86/boot/bzImage \
+		$(BUILD)/initramfs-kcsan.cpio $(ONLY_TESTS)
 
 # Every prefix of the series builds without a warning and every patch is
 # checkpatch --strict clean (also part of make check).

@@ -1,8 +1,10 @@
 #!/bin/bash
-# Build the vanilla, the patched or the debug kernel out of the repository,
-# in $CACHE.  The debug kernel is the patched one with the runtime checkers
-# of guest/debug.config; KESCAPE_PLANT=PATCH adds PATCH on top of its
-# series (a deliberate bug, to show the checkers catch one).
+# Build the vanilla, the patched, the debug or the kcsan kernel out of the
+# repository, in $CACHE.  The debug kernel is the patched one with the
+# runtime checkers of guest/debug.config, the kcsan kernel the patched one
+# with the data race detector (guest/kcsan.config; KCSAN and KASAN exclude
+# each other).  KESCAPE_PLANT=PATCH adds PATCH on top of the debug
+# kernel's series (a deliberate bug, to show the checkers catch one).
 #
 # One git work tree ($CACHE/linux) holds Debian's linux-source-6.12, switched
 # between the pristine state and the state with patches/series applied; each
@@ -12,7 +14,7 @@
 # skips a build whose inputs did not change.
 set -euo pipefail
 
-flavour=${1:?usage: build-kernel.sh vanilla|patched|debug}
+flavour=${1:?usage: build-kernel.sh vanilla|patched|debug|kcsan}
 top=$(cd "$(dirname "$0")/.." && pwd)
 : "${CACHE:?CACHE must name the cache folder}"
 tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
@@ -80,7 +82,9 @@ plant() {
 fragments() {
 	echo "$top/guest/kernel.config"
 	[ "$1" != vanilla ] && echo "$top/guest/kescape.config"
-	[ "$1" = debug ] && echo "$top/guest/debug.config"
+	case $1 in
+	debug|kcsan) echo "$top/guest/$1.config" ;;
+	esac
 	return 0
 }
 

@@ -55,3 +55,17 @@ proc continued {bytes first second} {
 
 # TEXT as a regexp that matches it literally.
 proc literal {text} { regsub -all {[][\\.()*+?{}^$|]} $text {\\&} }
+
+# TEXT with its control characters written as "\xNN", fit for a TAP line.
+proc printable {text} {
+	set out ""
+	foreach c [split $text ""] {
+		scan $c %c code
+		if {$code < 0x20 || $code == 0x7f} {
+			append out [format {\x%02x} $code]
+		} else {
+			append out $c
+		}
+	}
+	return $out
+}

@@ -8,8 +8,10 @@ set timeout 30
 set qemu_pid 0
 set capture ""
 set bios /usr/share/qemu/qboot.rom
-# The guest's memory in MiB (the debug kernel's checkers need more).
+# The guest's memory in MiB (the debug kernel's checkers need more) and
+# its vCPUs (a test may ask for more with -qemu {-smp 2}).
 set guest_memory 256
+set guest_cpus 1
 
 # Kill QEMU whatever way the script ends.
 exit -onexit {
@@ -27,11 +29,11 @@ exit -onexit {
 # the host's load varies, and the clocksource watchdog would print "Marking
 # clocksource 'tsc' as unstable" at a random moment in a test.
 proc boot {kernel {append ""} {qemu_args {}}} {
-	global spawn_id capture qemu_pid initramfs bios guest_memory
+	global spawn_id capture qemu_pid initramfs bios guest_memory guest_cpus
 	set capture [exec mktemp /tmp/kescape-console.XXXXXX]
 	set cmdline "console=ttyS0 printk.devkmsg=on panic=-1 ignore_loglevel\
 		kunit.enable=0 tsc=reliable"
-	set pid [spawn -noecho qemu-system-x86_64 -accel tcg -m $guest_memory \
+	set pid [spawn -noecho qemu-system-x86_64 -accel tcg -m $guest_memory -smp $guest_cpus \
 		-bios $bios -display none -monitor none -no-reboot \
 		-chardev file,id=con,path=$capture -serial chardev:con \
 		-chardev stdio,id=ctl,signal=off -serial chardev:ctl \
