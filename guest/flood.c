@@ -13,15 +13,21 @@
  * of record N of writer W come from a generator seeded with (W, N), so the
  * reader knows what each record must hold.  At the end it prints
  *
- *   written W read R identical I dropped D differing X refused F lost L cut C
+ *   written W read R identical I dropped D differing X refused F lost L
+ *   cut C accepted-as-expected 0|1 raw-read Q raw-differing Y
  *
  * written: records /dev/kmsg accepted; refused: writes it refused (too
  * long); read: tagged records the reader got, identical or differing from
  * what was written; dropped: written records never read; lost: records the
  * kernel said the reader missed (EPIPE), which must cover the dropped;
  * cut: records whose /dev/kmsg line was cut at 2048 bytes, compared up to
- * the cut.
+ * the cut; accepted-as-expected: /dev/kmsg accepted exactly the writes
+ * that fit a record.  Then, once the flood is over, raw-read: the flood
+ * records the ring buffer still holds, read raw through syslog(2), and
+ * raw-differing: how many of them are not byte for byte what was written
+ * (-1 if syslog(2) failed).
  */
+#define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -29,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/klog.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -39,6 +46,8 @@
 #define NOBODY		65534
 #define WRITERS_MAX	8
 #define RECORDS_MAX	100000
+#define SYSLOG_ACTION_READ_ALL		3
+#define SYSLOG_ACTION_SIZE_BUFFER	10
 
 static int hex(char c)
 {
@@ -146,6 +155,63 @@ static size_t decode(const char *text, char *raw, size_t size, int *cut)
 	return len;
 }
 
+/*
+ * Whether @at, the syslog(2) text of a record, holds the record @want of
+ * @len bytes raw: as record_print_text() formats it, the text follows the
+ * @prefix_len bytes of prefix at @at, and each newline in it is followed
+ * by the prefix again; then a newline.
+ */
+static int holds_raw(const char *at, const char *end, size_t prefix_len,
+		     const char *want, size_t len)
+{
+	const char *p = at + prefix_len;
+	size_t i;
+
+	for (i = 0; i < len; i++, p++) {
+		if (p >= end || *p != want[i])
+			return 0;
+		if (want[i] != '\n')
+			continue;
+		if ((size_t)(end - p - 1) < prefix_len ||
+		    memcmp(p + 1, at, prefix_len))
+			return 0;
+		p += prefix_len;
+	}
+	return p < end && *p == '\n';
+}
+
+/*
+ * The flood records the ring buffer still holds, read raw through
+ * syslog(2): how many, and how many of them differ from what was written.
+ */
+static void check_raw(long *checked, long *raw_differing)
+{
+	int size = klogctl(SYSLOG_ACTION_SIZE_BUFFER, NULL, 0), len, w, n;
+	char *buf = malloc(size > 0 ? size : 1), want[RECORD_MAX + 32];
+	const char *line, *end, *eol, *tag;
+
+	len = buf && size > 0 ? klogctl(SYSLOG_ACTION_READ_ALL, buf, size) : -1;
+	if (len < 0) {
+		*raw_differing = -1;
+		return;
+	}
+	end = buf + len;
+	for (line = buf; line < end; line = eol + 1) {
+		eol = memchr(line, '\n', end - line);
+		if (!eol)
+			break;
+		tag = memmem(line, eol - line, "] kfl-", 6);
+		if (line[0] != '<' || !tag ||
+		    sscanf(tag, "] kfl-%d-%d ", &w, &n) != 2)
+			continue;
+		++*checked;
+		*raw_differing += !holds_raw(line, end, tag + 2 - line, want,
+					     stored_len(want,
+							make_record(want, w, n)));
+	}
+	free(buf);
+}
+
 int main(int argc, char **argv)
 {
 	static unsigned char seen[WRITERS_MAX][RECORDS_MAX];
@@ -153,7 +219,7 @@ int main(int argc, char **argv)
 	long written = 0, refused = 0, dropped = 0, accepted = 0;
 	char line[8192], want[RECORD_MAX + 32], got[RECORD_MAX + 32];
 	int seconds, writers, renamers, w, n, ok, bad, fd, pipefd[2], is_cut;
-	long cut = 0;
+	long cut = 0, raw_checked = 0, raw_differing = 0;
 	unsigned long long seq, next_seq = 0;
 	time_t end;
 	FILE *counts;
@@ -247,8 +313,9 @@ int main(int argc, char **argv)
 			dropped += !seen[w][n];
 		}
 	}
-	printf("written %ld read %ld identical %ld dropped %ld differing %ld refused %ld lost %ld cut %ld accepted-as-expected %d\n",
+	check_raw(&raw_checked, &raw_differing);
+	printf("written %ld read %ld identical %ld dropped %ld differing %ld refused %ld lost %ld cut %ld accepted-as-expected %d raw-read %ld raw-differing %ld\n",
 	       written, read_count, identical, dropped, differing, refused,
-	       lost, cut, accepted == written);
+	       lost, cut, accepted == written, raw_checked, raw_differing);
 	return 0;
 }
