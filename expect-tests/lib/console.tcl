@@ -40,6 +40,16 @@ proc message_of {line} {
 	return $line
 }
 
+# The width of the prefix of the first record line in console BYTES whose
+# message starts with MESSAGE (0 if none does): what a continuation line
+# of that record is indented by.
+proc prefix_width {bytes message} {
+	if {[regexp "(?:^|\n)($::record_prefix)[literal $message]" $bytes -> prefix]} {
+		return [string length $prefix]
+	}
+	return 0
+}
+
 # Whether console BYTES show a record line whose message is FIRST and then
 # a continuation line SECOND, under blanks as wide as the record's prefix
 # (two blanks if it has none).
