@@ -93,11 +93,15 @@ static enum match holds(const char *at, size_t room, const char *want,
 		k++;
 	if (k == len && k < room && at[k] == '\n')
 		return WHOLE;
-	/* A cut marker starts with '\', which may have matched an escape. */
-	if (k > 0 && at[k - 1] == '\\')
-		k--;
+	/*
+	 * The cut marker starts at k, or at k - 1 when its '\' matched the
+	 * '\' of an escape or of a raw backslash in @want.
+	 */
 	if (room - k >= sizeof(marker) - 1 &&
 	    !memcmp(at + k, marker, sizeof(marker) - 1))
+		return CUT;
+	if (k > 0 && room - k + 1 >= sizeof(marker) - 1 &&
+	    !memcmp(at + k - 1, marker, sizeof(marker) - 1))
 		return CUT;
 	return NO_MATCH;
 }
