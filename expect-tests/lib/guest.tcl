@@ -132,6 +132,15 @@ proc capture_until {before end wait} {
 	error "the console never printed: $end"
 }
 
+# A new file /tmp/kescape-NAME.* that holds BYTES; returns its path.
+proc temp_file {name bytes} {
+	set path [exec mktemp /tmp/kescape-$name.XXXXXX]
+	set f [open $path wb]
+	puts -nonewline $f $bytes
+	close $f
+	return $path
+}
+
 proc read_file {path} {
 	set f [open $path rb]
 	set bytes [read $f]

@@ -77,10 +77,7 @@ proc judge_bytes {bytes payload {escaped ""}} {
 #   pane title, which OSC 0/2 set) and clipboard (what OSC 52 stored, the
 #   server accepting it, or "").
 proc screen_of {bytes} {
-	set file [exec mktemp /tmp/kescape-screen.XXXXXX]
-	set f [open $file wb]
-	puts -nonewline $f $bytes
-	close $f
+	set file [temp_file screen $bytes]
 	set tmux [list env LC_ALL=C.UTF-8 tmux -u -L kescape-[pid] -f /dev/null]
 	set screen [dict create rows {} title "" clipboard ""]
 	try {
