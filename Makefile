@@ -96,7 +96,7 @@ tools: deps
 demo: kernels initramfs
 	expect-tests/demo.exp $(VANILLA) $(PATCHED) $(INITRAMFS)
 
-check: kernels initramfs
+check: kernels initramfs tools
 	expect-tests/run-suite $(VANILLA) $(PATCHED) $(INITRAMFS)
 
 # The patched kernel's expect tests on the debug kernel (one vCPU) and on
@@ -129,7 +129,7 @@ run: kernels initramfs
 
 # The expect suite RUNS times in a row (LOAD=1: with a CPU load beside it).
 RUNS ?= 20
-soak: kernels initramfs
+soak: kernels initramfs tools
 	expect-tests/soak $(RUNS) $(VANILLA) $(PATCHED) $(INITRAMFS)
 
 check-series: kernels

@@ -12,8 +12,10 @@
  *   inject segv-file PAYLOAD   as nobody: run a copy of this program whose
  *                              file name is PAYLOAD, which segfaults; the
  *                              report prints the mapped file's name
- *   inject write-param FILE HEX one write(2) of the bytes HEX spells to
- *                              FILE; prints OK or the error's name (EINVAL)
+ *   inject write-param FILE HEX [TIMES]
+ *                              one write(2) of the bytes HEX spells (TIMES
+ *                              over) to FILE; prints OK or the name of the
+ *                              error of open(2) or write(2) (EACCES, EINVAL)
  *   inject as-nobody COMMAND   as nobody: run COMMAND with sh -c; exits
  *                              with its status
  *   inject sysrq-comm PAYLOAD KEY
@@ -23,7 +25,11 @@
  *   inject spin-comm PAYLOAD SECONDS
  *                              as nobody, on CPU 1: set the task name and
  *                              spin in user space, for an NMI backtrace
- *                              of that CPU to catch
+ *                              of that CPU to catch; says "spinning"
+ *                              when it starts to
+ *   inject sleep-comm PAYLOAD SECONDS
+ *                              as nobody: set the task name, say
+ *                              "sleeping" and sleep
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -123,10 +129,14 @@ static int copy_self(const char *path)
 }
 
 /* Write the bytes @hex spells to @path at once; say how it went. */
-static int write_param(const char *path, const char *hex)
+/*
+ * One write(2) to @path of the bytes @hex spells, @times over: a guest
+ * command line holds at most 4095 characters, a long value does not.
+ */
+static int write_param(const char *path, const char *hex, size_t times)
 {
 	size_t len = strlen(hex) / 2, i;
-	char *value = malloc(len + 1);
+	char *value = malloc(len * times + 1);
 	unsigned int byte;
 	int fd;
 
@@ -137,10 +147,14 @@ static int write_param(const char *path, const char *hex)
 			die("hex");
 		value[i] = byte;
 	}
+	for (i = 1; i < times; i++)
+		memcpy(value + i * len, value, len);
 	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		die(path);
-	if (write(fd, value, len) < 0)
+	if (fd < 0) {
+		printf("%s\n", strerrorname_np(errno));
+		return 1;
+	}
+	if (write(fd, value, len * times) < 0)
 		printf("%s\n", strerrorname_np(errno));
 	else
 		printf("OK\n");
@@ -180,8 +194,23 @@ static int spin_with_name(const char *name, const char *seconds)
 	drop_privileges();
 	if (prctl(PR_SET_NAME, name))
 		die("prctl");
+	/* The test waits for this before it asks for a backtrace. */
+	printf("spinning\n");
+	fflush(stdout);
 	while (time(NULL) < end)
 		;
+	return 0;
+}
+
+static int sleep_with_name(const char *name, const char *seconds)
+{
+	drop_privileges();
+	if (prctl(PR_SET_NAME, name))
+		die("prctl");
+	/* The test waits for this before it looks at the task. */
+	printf("sleeping\n");
+	fflush(stdout);
+	sleep(atoi(seconds));
 	return 0;
 }
 
@@ -192,12 +221,14 @@ int main(int argc, char **argv)
 
 	if (strcmp(argv[0], "segv") == 0)
 		crash();
-	if (argc == 4 && strcmp(argv[1], "write-param") == 0)
-		return write_param(argv[2], argv[3]);
+	if ((argc == 4 || argc == 5) && strcmp(argv[1], "write-param") == 0)
+		return write_param(argv[2], argv[3], argc == 5 ? atoi(argv[4]) : 1);
 	if (argc == 4 && strcmp(argv[1], "sysrq-comm") == 0)
 		return sysrq_with_name(decode(argv[2], &len), argv[3]);
 	if (argc == 4 && strcmp(argv[1], "spin-comm") == 0)
 		return spin_with_name(decode(argv[2], &len), argv[3]);
+	if (argc == 4 && strcmp(argv[1], "sleep-comm") == 0)
+		return sleep_with_name(decode(argv[2], &len), argv[3]);
 	if (argc != 3) {
 		fprintf(stderr, "usage: inject kmsg|segv-comm|segv-file|as-nobody PAYLOAD\n");
 		return 2;
