@@ -74,17 +74,28 @@ GUEST_BINS := $(BUILD)/inject $(BUILD)/kmsg-raw $(BUILD)/emit-bench \
 KUNIT_MODULE := $(CACHE)/build-patched/kernel/printk/escape_kunit.ko
 $(KUNIT_MODULE): patched ;
 
-$(INITRAMFS): guest/init guest/initramfs.sh $(GUEST_BINS) $(KUNIT_MODULE) | vanilla
+# Logs messages with format and data newlines: built against the vanilla
+# kernel, it loads into both (same version, no module versioning).  Built
+# in $(BUILD), not in the source folder.
+EMIT_MODULE := $(BUILD)/emit/kescape_emit.ko
+$(VANILLA): | vanilla ;
+$(EMIT_MODULE): guest/emit/kescape_emit.c guest/emit/Kbuild $(VANILLA) | vanilla
+	mkdir -p $(BUILD)/emit
+	cp guest/emit/kescape_emit.c guest/emit/Kbuild $(BUILD)/emit/
+	$(MAKE) -s -C $(CACHE)/build-vanilla M=$(BUILD)/emit CC="ccache gcc" modules
+
+$(INITRAMFS): guest/init guest/initramfs.sh $(GUEST_BINS) $(KUNIT_MODULE) $(EMIT_MODULE) | vanilla
 	guest/initramfs.sh $(CACHE)/build-vanilla/usr/gen_init_cpio $@ \
-		guest/init $(GUEST_BINS) $(KUNIT_MODULE)
+		guest/init $(GUEST_BINS) $(KUNIT_MODULE) $(EMIT_MODULE)
 
 initramfs: $(INITRAMFS)
 
 # The debug and kcsan kernels' guests: the same, with the KUnit module
 # built for each.
-$(BUILD)/initramfs-%.cpio: guest/init guest/initramfs.sh $(GUEST_BINS) % | vanilla
+$(BUILD)/initramfs-%.cpio: guest/init guest/initramfs.sh $(GUEST_BINS) $(EMIT_MODULE) % | vanilla
 	guest/initramfs.sh $(CACHE)/build-vanilla/usr/gen_init_cpio $@ \
-		guest/init $(GUEST_BINS) $(CACHE)/build-$*/kernel/printk/escape_kunit.ko
+		guest/init $(GUEST_BINS) $(CACHE)/build-$*/kernel/printk/escape_kunit.ko \
+		$(EMIT_MODULE)
 
 # --- userspace tools ------------------------------------------------------
 

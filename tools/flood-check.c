@@ -8,9 +8,10 @@
  * CAPTURE is what the console carried during a flood (guest/flood.c).  For
  * every line that starts a flood record ("PREFIX kfl-W-N "), the record is
  * regenerated from (W, N) and rendered as the console prints it under each
- * POLICY: the escaped text, each newline the record holds followed by the
- * prefix again (denylist, which leaves such a newline raw) or by blanks of
- * its width (the others).  The capture must hold one of these renderings
+ * POLICY: the escaped text, each newline the record holds (a /dev/kmsg
+ * write's newlines are all the data's) followed by a continuation line's
+ * prefix, the time stamp blanked and the caller id kept, or by the whole
+ * prefix before an empty line.  The capture must hold one of these renderings
  * whole, or cut at the console's limit and marked "\...".  A record printed
  * partly under one policy and partly under another matches none.
  *
@@ -56,25 +57,32 @@ static char *read_capture(const char *path, size_t *len)
 	return buf;
 }
 
-/* The console rendering of @text under @policy, after @prefix. */
+/*
+ * The console rendering of @text under @policy, after @prefix, which
+ * starts with the record's time stamp.
+ */
 static size_t render(char *out, const char *prefix, size_t prefix_len,
 		     const char *text, size_t len,
 		     enum printk_escape_policy policy)
 {
-	static char escaped[RENDER_MAX];
+	static char escaped[RENDER_MAX], cont[RENDER_MAX];
 	size_t n = printk_escape(escaped, sizeof(escaped), text, len, policy);
+	const char *stamp_end = memchr(prefix, ']', prefix_len);
 	size_t i, o = 0;
 
+	memcpy(cont, prefix, prefix_len);
+	memset(cont, ' ', stamp_end ? (size_t)(stamp_end - prefix) + 1 : 0);
 	memcpy(out, prefix, prefix_len);
 	o = prefix_len;
 	for (i = 0; i < n && o + prefix_len + 1 < RENDER_MAX; i++) {
 		out[o++] = escaped[i];
 		if (escaped[i] != '\n')
 			continue;
-		if (policy == PRINTK_ESCAPE_DENYLIST)
+		/* An empty line keeps the whole prefix. */
+		if (i + 1 == n || escaped[i + 1] == '\n')
 			memcpy(out + o, prefix, prefix_len);
 		else
-			memset(out + o, ' ', prefix_len);
+			memcpy(out + o, cont, prefix_len);
 		o += prefix_len;
 	}
 	return o;

@@ -40,27 +40,26 @@ proc message_of {line} {
 	return $line
 }
 
-# The width of the prefix of the first record line in console BYTES whose
-# message starts with MESSAGE (0 if none does): what a continuation line
-# of that record is indented by.
-proc prefix_width {bytes message} {
-	if {[regexp "(?:^|\n)($::record_prefix)[literal $message]" $bytes -> prefix]} {
-		return [string length $prefix]
+# The prefix of a continuation line of the record whose first line in
+# console BYTES has a message starting with MESSAGE ("" if none does): the
+# record's prefix with its time stamp replaced by blanks, or two blanks
+# before it if it has none; the caller id, if any, stays.
+proc continuation_of {bytes message} {
+	if {![regexp "(?:^|\n)($::record_prefix|$::untimed_prefix|)[literal $message]" \
+		$bytes -> prefix]} {
+		return ""
 	}
-	return 0
+	if {[regexp {^(\[ *[0-9]+\.[0-9]+\])(.*)$} $prefix -> stamp rest]} {
+		return "[string repeat { } [string length $stamp]]$rest"
+	}
+	return "  $prefix"
 }
 
 # Whether console BYTES show a record line whose message is FIRST and then
-# a continuation line SECOND, under blanks as wide as the record's prefix
-# (two blanks if it has none).
+# a continuation line SECOND (see continuation_of).
 proc continued {bytes first second} {
-	set first [literal $first]
-	set second [literal $second]
-	if {![regexp "(?:^|\n)((?:$::record_prefix|$::untimed_prefix)?)$first\r\n( +)$second\r\n" \
-		$bytes -> prefix blanks]} {
-		return 0
-	}
-	expr {[string length $blanks] == max([string length $prefix], 2)}
+	set cont [continuation_of $bytes $first]
+	expr {$cont ne "" && [regexp "(?:^|\n)(?:$::record_prefix|$::untimed_prefix)?[literal $first]\r\n[literal $cont$second]\r\n" $bytes]}
 }
 
 # TEXT as a regexp that matches it literally.

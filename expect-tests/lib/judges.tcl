@@ -223,18 +223,19 @@ proc same {got want} {
 
 # judge_forged BYTES FORGED
 #   FORGED follows a newline that an argument supplied.  raw: a console
-#   line shows it as a record of its own (nothing or a time stamp before
-#   it); escaped: only as a continuation line (only blanks before it).
+#   line shows it as a record of its own (nothing or a record's prefix
+#   before it); escaped: only as a continuation line (blanks before it,
+#   then the caller id if the kernel prints one).
 proc judge_forged {bytes forged} {
 	foreach line [split $bytes "\n"] {
 		set line [string trimright $line "\r"]
 		set at [string first $forged $line]
-		if {$at < 0 || $at + [string length $forged] != [string length $line]} {
-			continue
-		}
+		if {$at < 0} continue
 		set before [string range $line 0 $at-1]
-		if {[regexp "^(?:$::record_prefix)?\$" $before]} { return raw }
-		if {[string trim $before] eq ""} { return escaped }
+		if {[regexp "^(?:$::record_prefix|$::untimed_prefix)?\$" $before]} {
+			return raw
+		}
+		if {[regexp "^ +(?:$::untimed_prefix)?\$" $before]} { return escaped }
 	}
-	return "missing: no console line ends in $forged"
+	return "missing: no console line shows $forged"
 }
