@@ -74,15 +74,15 @@ GUEST_BINS := $(BUILD)/inject $(BUILD)/kmsg-raw $(BUILD)/emit-bench \
 KUNIT_MODULE := $(CACHE)/build-patched/kernel/printk/escape_kunit.ko
 $(KUNIT_MODULE): patched ;
 
-# Logs messages with format and data newlines: built against the vanilla
-# kernel, it loads into both (same version, no module versioning).  Built
-# in $(BUILD), not in the source folder.
-EMIT_MODULE := $(BUILD)/emit/kescape_emit.ko
-$(VANILLA): | vanilla ;
-$(EMIT_MODULE): guest/emit/kescape_emit.c guest/emit/Kbuild $(VANILLA) | vanilla
-	mkdir -p $(BUILD)/emit
-	cp guest/emit/kescape_emit.c guest/emit/Kbuild $(BUILD)/emit/
-	$(MAKE) -s -C $(CACHE)/build-vanilla M=$(BUILD)/emit CC="ccache gcc" modules
+# Logs messages with format and data newlines, built against a kernel's
+# build folder (in $(BUILD), not in the source folder): the vanilla
+# kernel's copy loads into both test kernels (same version, no module
+# versioning); the debug and kcsan kernels need their own.
+$(BUILD)/emit-%/kescape_emit.ko: guest/emit/kescape_emit.c guest/emit/Kbuild %
+	mkdir -p $(@D)
+	cp guest/emit/kescape_emit.c guest/emit/Kbuild $(@D)/
+	$(MAKE) -s -C $(CACHE)/build-$* M=$(@D) CC="ccache gcc" modules
+EMIT_MODULE := $(BUILD)/emit-vanilla/kescape_emit.ko
 
 $(INITRAMFS): guest/init guest/initramfs.sh $(GUEST_BINS) $(KUNIT_MODULE) $(EMIT_MODULE) | vanilla
 	guest/initramfs.sh $(CACHE)/build-vanilla/usr/gen_init_cpio $@ \
@@ -92,10 +92,10 @@ initramfs: $(INITRAMFS)
 
 # The debug and kcsan kernels' guests: the same, with the KUnit module
 # built for each.
-$(BUILD)/initramfs-%.cpio: guest/init guest/initramfs.sh $(GUEST_BINS) $(EMIT_MODULE) % | vanilla
+$(BUILD)/initramfs-%.cpio: guest/init guest/initramfs.sh $(GUEST_BINS) $(BUILD)/emit-%/kescape_emit.ko % | vanilla
 	guest/initramfs.sh $(CACHE)/build-vanilla/usr/gen_init_cpio $@ \
 		guest/init $(GUEST_BINS) $(CACHE)/build-$*/kernel/printk/escape_kunit.ko \
-		$(EMIT_MODULE)
+		$(BUILD)/emit-$*/kescape_emit.ko
 
 # --- userspace tools ------------------------------------------------------
 
