@@ -131,7 +131,6 @@ static void *(*volatile copy)(void *, const void *, size_t) = memcpy;
 static __attribute__((noinline)) void run(const struct workload *w, int impl,
 					  int iterations)
 {
-	size_t nl;
 	int i;
 	size_t r;
 
@@ -155,8 +154,7 @@ static __attribute__((noinline)) void run(const struct workload *w, int impl,
 				break;
 			case IMPL_SCAN:
 				printk_escape_scan(t, len,
-						   PRINTK_ESCAPE_ALLOWLIST,
-						   &nl);
+						   PRINTK_ESCAPE_ALLOWLIST);
 				break;
 			default:
 				printk_escape(out, sizeof(out), t, len,

@@ -177,16 +177,12 @@ size_t oracle_escape(char *dst, size_t size, const char *src, size_t len,
 	return total;
 }
 
-bool oracle_scan(const char *src, size_t len, int policy, size_t *newlines)
+bool oracle_scan(const char *src, size_t len, int policy)
 {
 	const unsigned char *s = (const unsigned char *)src;
 	bool harmful = false, escape;
 	size_t i, n;
 
-	*newlines = 0;
-	for (i = 0; i < len; i++)
-		if (s[i] == '\n')
-			(*newlines)++;
 	for (i = 0; i < len; i += n) {
 		n = unit(s, i, len, policy, &escape);
 		if (escape && s[i] != '\\')

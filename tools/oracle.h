@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 /*
- * A reference implementation of ../../shared/escape-policy.md (version 2),
+ * A reference implementation of ../../shared/escape-policy.md (version 3),
  * written byte by byte from the contract's table and apart from the kernel
  * helper, so that each checks the other.  @policy takes the values of enum
  * printk_escape_policy (off, denylist, allowlist, strict, ascii, ext).
@@ -14,7 +14,7 @@
 size_t oracle_escape(char *dst, size_t size, const char *src, size_t len,
 		     int policy);
 /* printk_escape_scan() by the same rules. */
-bool oracle_scan(const char *src, size_t len, int policy, size_t *newlines);
+bool oracle_scan(const char *src, size_t len, int policy);
 
 /*
  * Whether a terminal could act on nothing in @s: no C0 control but '\t'

@@ -8,7 +8,19 @@
  *   insmod kescape_emit.ko arg='x\x0ay'
  *
  * ARG is in the escape notation ("\x0a"), decoded when the module loads.
+ *
+ *   insmod kescape_emit.ko dropped=1
+ *
+ * logs only this instead: with the console locked, four ring buffers'
+ * worth of debug records ("kescape-fill N", about 1 KiB each), then one
+ * of 48 lines ("kescape-drop line 00" to "47": 1008 bytes of text,
+ * 2112 on the console with every line's prefix, more than its 2048-byte
+ * buffer holds) and "kescape-drop-after".  When the lock is released,
+ * the console reports the overwritten records as dropped, in front of
+ * the oldest one left that it prints: with debug records hidden from
+ * the console, the long record.
  */
+#include <linux/console.h>
 #include <linux/device.h>
 #include <linux/module.h>
 #include <linux/string_helpers.h>
@@ -17,10 +29,38 @@ static char *arg = "";
 module_param(arg, charp, 0);
 MODULE_PARM_DESC(arg, "the data argument, in the \\xNN notation");
 
+static bool dropped;
+module_param(dropped, bool, 0);
+MODULE_PARM_DESC(dropped, "make the console drop records before a long one");
+
+#define DROP_LINE(n)	"kescape-drop line " #n "\n"
+#define DROP_EIGHT(t)	DROP_LINE(t##0) DROP_LINE(t##1) DROP_LINE(t##2) \
+			DROP_LINE(t##3) DROP_LINE(t##4) DROP_LINE(t##5) \
+			DROP_LINE(t##6) DROP_LINE(t##7)
+#define DROP_TEN(t)	DROP_EIGHT(t) DROP_LINE(t##8) DROP_LINE(t##9)
+
+static void emit_dropped(void)
+{
+	unsigned int i;
+
+	console_lock();
+	for (i = 0; i < (4 << CONFIG_LOG_BUF_SHIFT) / 1024; i++)
+		printk(KERN_DEBUG "kescape-fill %u%1000s\n", i, "");
+	/* The format's own newlines: every line keeps its prefix. */
+	pr_info(DROP_TEN(0) DROP_TEN(1) DROP_TEN(2) DROP_TEN(3) DROP_EIGHT(4));
+	pr_info("kescape-drop-after\n");
+	console_unlock();
+}
+
 static int __init kescape_emit_init(void)
 {
-	struct device *dev = root_device_register("kescape");
+	struct device *dev;
 
+	if (dropped) {
+		emit_dropped();
+		return 0;
+	}
+	dev = root_device_register("kescape");
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);
 	string_unescape_inplace(arg, UNESCAPE_HEX);

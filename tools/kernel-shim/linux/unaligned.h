@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+#pragma once
 /* Little-endian hosts only, like the rest of these stand-ins. */
 #include <string.h>
 #include <linux/types.h>
