@@ -152,7 +152,7 @@ check-series: kernels
 # allowlist.  Timings as ratios measured in one run.
 bench: kernels initramfs
 	$(MAKE) -s -C tools bench
-	expect-tests/bench.exp $(PATCHED) $(INITRAMFS)
+	expect-tests/bench.exp $(VANILLA) $(PATCHED) $(INITRAMFS)
 
 clean:
 	rm -rf $(BUILD)
