@@ -132,6 +132,15 @@ proc capture_until {before end wait} {
 	error "the console never printed: $end"
 }
 
+# Console bytes logged from offset BEFORE on, as far as they go now.
+proc capture_since {before} {
+	set f [open $::capture rb]
+	seek $f $before
+	set bytes [read $f]
+	close $f
+	return $bytes
+}
+
 # A new file /tmp/kescape-NAME.* that holds BYTES; returns its path.
 proc temp_file {name bytes} {
 	set path [exec mktemp /tmp/kescape-$name.XXXXXX]

@@ -6,6 +6,9 @@
 set policy allowlist
 set attacks 0
 
+# ESC[1A ESC[2K and an OSC 0 title: 15 bytes, a task name's limit.
+set named_attack {\x1b[1A\x1b[2K\x1b]0;pw\x07}
+
 # Payloads are written in the escape format ("\x1b[1A"): typed on the
 # console they carry no control byte, and the guest's injector decodes
 # them.  This decodes them the same way, to the raw bytes.
@@ -34,6 +37,18 @@ proc inject {vector payload} {
 proc attack {vector payload} {
 	run "echo kescape-before-[incr ::attacks] > /dev/kmsg; inject $vector '$payload'"
 	return $::output
+}
+
+# start_named HOW NAME VAR
+#   Start the injector's task that takes NAME and waits (HOW: sleep-comm,
+#   or spin-comm, which keeps a CPU busy) in the background of the guest's
+#   shell, its pid in the shell variable VAR, and return once it says it
+#   runs under that name (a slow kernel takes a while to exec it).
+proc start_named {how name var} {
+	set word [dict get {sleep-comm sleeping spin-comm spinning} $how]
+	run "inject $how '$name' 60 > /tmp/$var & $var=\$!; i=0;\
+		until grep -q $word /tmp/$var || \[ \$i -ge 300 \]; do\
+		sleep 0.1; i=\$((i+1)); done"
 }
 
 # with_policy POLICY SCRIPT
