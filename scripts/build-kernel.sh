@@ -1,6 +1,7 @@
 #!/bin/bash
 # Build the vanilla, the patched, the debug or the kcsan kernel out of the
-# repository, in $CACHE.  The debug kernel is the patched one with the
+# repository, in $CACHE; or distro-vanilla and distro-patched, both with
+# guest/distro.config on top (what systemd needs, for the Debian guest).  The debug kernel is the patched one with the
 # runtime checkers of guest/debug.config, the kcsan kernel the patched one
 # with the data race detector (guest/kcsan.config; KCSAN and KASAN exclude
 # each other).  KESCAPE_PLANT=PATCH adds PATCH on top of the debug
@@ -14,7 +15,7 @@
 # skips a build whose inputs did not change.
 set -euo pipefail
 
-flavour=${1:?usage: build-kernel.sh vanilla|patched|debug|kcsan}
+flavour=${1:?usage: build-kernel.sh vanilla|patched|debug|kcsan|distro-vanilla|distro-patched}
 top=$(cd "$(dirname "$0")/.." && pwd)
 : "${CACHE:?CACHE must name the cache folder}"
 tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
@@ -45,7 +46,7 @@ unpack_tree() {
 
 # What a build depends on: the state of the tree and the config fragments.
 state_of() {
-	if [ "$1" = vanilla ]; then
+	if [ "$1" = vanilla ] || [ "$1" = distro-vanilla ]; then
 		echo vanilla
 	else
 		# Not the commit ids and dates a new format-patch run changes.
@@ -61,7 +62,7 @@ switch_tree() {
 	want=$(state_of "$1")
 	[ "$(cat "$tree/.kescape-state" 2>/dev/null)" = "$want" ] && return
 	log "switching source tree to $1"
-	if [ "$1" != vanilla ]; then
+	if [ "$1" != vanilla ] && [ "$1" != distro-vanilla ]; then
 		apply_series
 		if [ "$1" = debug ] && [ -n "$(plant)" ]; then
 			log "planting $(plant)"
@@ -81,9 +82,13 @@ plant() {
 
 fragments() {
 	echo "$top/guest/kernel.config"
-	[ "$1" != vanilla ] && echo "$top/guest/kescape.config"
+	case $1 in
+	vanilla|distro-vanilla) ;;
+	*) echo "$top/guest/kescape.config" ;;
+	esac
 	case $1 in
 	debug|kcsan) echo "$top/guest/$1.config" ;;
+	distro-*) echo "$top/guest/distro.config" ;;
 	esac
 	return 0
 }
@@ -109,9 +114,14 @@ if [ -f "$out/arch/x86/boot/bzImage" ] &&
 fi
 
 switch_tree "$flavour"
-if [ "$flavour" = patched ] && [ ! -d "$out" ] && [ -f "$CACHE/build-vanilla/.config" ]; then
-	log "seeding the patched build from the vanilla objects"
-	cp -a "$CACHE/build-vanilla" "$out"
+seed=
+case $flavour in
+patched) seed=$CACHE/build-vanilla ;;
+distro-patched) seed=$CACHE/build-distro-vanilla ;;
+esac
+if [ -n "$seed" ] && [ ! -d "$out" ] && [ -f "$seed/.config" ]; then
+	log "seeding the $flavour build from the objects of $(basename "$seed")"
+	cp -a "$seed" "$out"
 fi
 mkdir -p "$out"
 rm -f "$out/.kescape-stamp"

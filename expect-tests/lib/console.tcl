@@ -78,3 +78,23 @@ proc printable {text} {
 	}
 	return $out
 }
+
+# A console line with what varies from boot to boot under TCG masked:
+# every run of (hex) digits and its sign, time stamps included.
+proc masked {line} {
+	regsub -all -- {-?[0-9a-f]*[0-9][0-9a-f]*} [string trimright $line "\r"] N
+}
+
+# Under TCG the TSC and the local APIC timer are calibrated against a
+# clock that the host's load skews: which of these lines a boot prints
+# varies between two boots of the same vanilla kernel.
+set calibration_noise {^\[ *N\.N\](?:\[ *[TC]N\])? (tsc: |sched_clock: |APIC calibration |APIC delta )}
+
+proc boot_lines {bytes} {
+	set lines {}
+	foreach line [split [string trimright $bytes "\n"] "\n"] {
+		set line [masked $line]
+		if {![regexp $::calibration_noise $line]} { lappend lines $line }
+	}
+	return $lines
+}

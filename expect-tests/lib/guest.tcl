@@ -11,6 +11,9 @@ set bios /usr/share/qemu/qboot.rom
 # The guest's memory in MiB (the debug kernel's checkers need more) and
 # its vCPUs (a test may ask for more with -qemu {-smp 2}).
 set guest_memory 256
+# Seconds a boot may take to reach the guest's prompt (a systemd guest
+# needs more than the busybox one).
+set boot_timeout 120
 set guest_cpus 1
 
 # Kill QEMU whatever way the script ends.
@@ -40,7 +43,7 @@ proc boot {kernel {append ""} {qemu_args {}}} {
 		-kernel $kernel -initrd $initramfs \
 		-append "$cmdline $append" {*}$qemu_args]
 	set qemu_pid $pid
-	set timeout 120
+	set timeout $::boot_timeout
 	expect {
 		"KESCAPE> " {}
 		timeout { error "boot of $kernel timed out" }
