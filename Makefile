@@ -4,6 +4,9 @@
 #   make demo    build both kernels, boot each, fire the attack, show the
 #                serial console an admin would see
 #   make check   the whole test suite (what .ci/run runs)
+#   make check KERNEL=6.1
+#                the same for Debian 12's own kernel, linux-source-6.1,
+#                with the series' port in patches/6.1
 #
 # Kernel sources and builds live in $(CACHE), outside the repository.
 
@@ -11,15 +14,32 @@ CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/kescape
 BUILD := $(CURDIR)/build
 export CACHE
 
-PACKAGES := linux-source-6.12 gcc make flex bison bc libelf-dev libssl-dev \
+PACKAGES := linux-source-$(KERNEL) linux-config-$(KERNEL) gcc make flex bison bc libelf-dev libssl-dev \
 	cpio qemu-system-x86 expect busybox-static ccache tmux python3 util-linux \
 	git xz-utils perl clang libclang-rt-14-dev valgrind unicode-data \
-	linux-config-6.12 mandoc
+	mandoc
+
+# Which kernel: 6.12 (linux-source-6.12, patches/) or 6.1 (Debian 12's
+# own, linux-source-6.1, patches/6.1/).  Each has its own work tree and
+# build folders in $(CACHE) (scripts/tree.sh) and its own guest.
+KERNEL ?= 6.12
+ifeq ($(KERNEL),6.12)
+KSUFFIX :=
+else ifeq ($(KERNEL),6.1)
+KSUFFIX := -6.1
+else
+$(error KERNEL=$(KERNEL): the series exists for 6.12 and 6.1)
+endif
+export KVER := $(KERNEL)
+# The build folder of a flavour is $(KBUILD)-FLAVOUR.
+KBUILD := $(CACHE)/build$(KSUFFIX)
+# The kernel make run and make run-distro boot: patched or vanilla.
+FLAVOUR ?= patched
 
 CFLAGS := -O2 -Wall -Wextra -Werror
-VANILLA := $(CACHE)/build-vanilla/arch/x86/boot/bzImage
-PATCHED := $(CACHE)/build-patched/arch/x86/boot/bzImage
-INITRAMFS := $(BUILD)/initramfs.cpio
+VANILLA := $(KBUILD)-vanilla/arch/x86/boot/bzImage
+PATCHED := $(KBUILD)-patched/arch/x86/boot/bzImage
+INITRAMFS := $(BUILD)/initramfs$(KSUFFIX).cpio
 
 .PHONY: all deps kernels vanilla patched debug kcsan initramfs tools demo \
 	check check-debug check-kcsan check-series bench soak run clean \
@@ -28,8 +48,8 @@ INITRAMFS := $(BUILD)/initramfs.cpio
 all: kernels initramfs tools
 
 # Install what is missing (as root, on Debian 12).
-deps: $(BUILD)/.deps
-$(BUILD)/.deps:
+deps: $(BUILD)/.deps$(KSUFFIX)
+$(BUILD)/.deps$(KSUFFIX):
 	@missing=$$(for p in $(PACKAGES); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
 		grep -q 'ok installed' || echo $$p; done); \
@@ -72,31 +92,31 @@ GUEST_BINS := $(BUILD)/inject $(BUILD)/kmsg-raw $(BUILD)/emit-bench \
 	$(BUILD)/flood
 
 # The series' KUnit suite, a module of the patched kernel.
-KUNIT_MODULE := $(CACHE)/build-patched/kernel/printk/escape_kunit.ko
+KUNIT_MODULE := $(KBUILD)-patched/kernel/printk/escape_kunit.ko
 $(KUNIT_MODULE): patched ;
 
 # Logs messages with format and data newlines, built against a kernel's
 # build folder (in $(BUILD), not in the source folder): the vanilla
 # kernel's copy loads into both test kernels (same version, no module
 # versioning); the debug and kcsan kernels need their own.
-$(BUILD)/emit-%/kescape_emit.ko: guest/emit/kescape_emit.c guest/emit/Kbuild %
+$(BUILD)/emit$(KSUFFIX)-%/kescape_emit.ko: guest/emit/kescape_emit.c guest/emit/Kbuild %
 	mkdir -p $(@D)
 	cp guest/emit/kescape_emit.c guest/emit/Kbuild $(@D)/
-	$(MAKE) -s -C $(CACHE)/build-$* M=$(@D) CC="ccache gcc" modules
-EMIT_MODULE := $(BUILD)/emit-vanilla/kescape_emit.ko
+	$(MAKE) -s -C $(KBUILD)-$* M=$(@D) CC="ccache gcc" modules
+EMIT_MODULE := $(BUILD)/emit$(KSUFFIX)-vanilla/kescape_emit.ko
 
 $(INITRAMFS): guest/init guest/initramfs.sh $(GUEST_BINS) $(KUNIT_MODULE) $(EMIT_MODULE) | vanilla
-	guest/initramfs.sh $(CACHE)/build-vanilla/usr/gen_init_cpio $@ \
+	guest/initramfs.sh $(KBUILD)-vanilla/usr/gen_init_cpio $@ \
 		guest/init $(GUEST_BINS) $(KUNIT_MODULE) $(EMIT_MODULE)
 
 initramfs: $(INITRAMFS)
 
 # The debug and kcsan kernels' guests: the same, with the KUnit module
 # built for each.
-$(BUILD)/initramfs-%.cpio: guest/init guest/initramfs.sh $(GUEST_BINS) $(BUILD)/emit-%/kescape_emit.ko % | vanilla
-	guest/initramfs.sh $(CACHE)/build-vanilla/usr/gen_init_cpio $@ \
-		guest/init $(GUEST_BINS) $(CACHE)/build-$*/kernel/printk/escape_kunit.ko \
-		$(BUILD)/emit-$*/kescape_emit.ko
+$(BUILD)/initramfs$(KSUFFIX)-%.cpio: guest/init guest/initramfs.sh $(GUEST_BINS) $(BUILD)/emit$(KSUFFIX)-%/kescape_emit.ko % | vanilla
+	guest/initramfs.sh $(KBUILD)-vanilla/usr/gen_init_cpio $@ \
+		guest/init $(GUEST_BINS) $(KBUILD)-$*/kernel/printk/escape_kunit.ko \
+		$(BUILD)/emit$(KSUFFIX)-$*/kescape_emit.ko
 
 # --- userspace tools ------------------------------------------------------
 
@@ -108,8 +128,13 @@ tools: deps
 demo: kernels initramfs
 	expect-tests/demo.exp $(VANILLA) $(PATCHED) $(INITRAMFS)
 
+# On 6.1 the expect tests are those of 6.12 but one: 57-dropped-newline
+# shows a 6.12 bug (the dropped-messages notice cuts the newline of the
+# record it is put before) that 6.1, which prints the notice from a buffer
+# of its own, does not have.
+EXPECT_TESTS := $(if $(KSUFFIX),$(filter-out %/57-dropped-newline.test,$(wildcard expect-tests/*.test)))
 check: kernels initramfs tools
-	expect-tests/run-suite $(VANILLA) $(PATCHED) $(INITRAMFS)
+	expect-tests/run-suite $(VANILLA) $(PATCHED) $(INITRAMFS) $(EXPECT_TESTS)
 
 # The patched kernel's expect tests on the debug kernel (one vCPU) and on
 # the kcsan kernel (two), every boot's console free of kernel reports.
@@ -117,22 +142,22 @@ check: kernels initramfs tools
 # past half an hour.  The clean-boot test compares with vanilla's boot,
 # which these kernels do not match.
 ONLY_TESTS := $(filter-out %/90-clean-boot.test,$(wildcard expect-tests/*.test))
-check-debug: debug tools $(BUILD)/initramfs-debug.cpio
+check-debug: debug tools $(BUILD)/initramfs$(KSUFFIX)-debug.cpio
 	expect-tests/run-suite --only debug \
-		$(CACHE)/build-debug/arch/x86/boot/bzImage \
-		$(BUILD)/initramfs-debug.cpio $(ONLY_TESTS)
-check-kcsan: kcsan tools $(BUILD)/initramfs-kcsan.cpio
+		$(KBUILD)-debug/arch/x86/boot/bzImage \
+		$(BUILD)/initramfs$(KSUFFIX)-debug.cpio $(ONLY_TESTS)
+check-kcsan: kcsan tools $(BUILD)/initramfs$(KSUFFIX)-kcsan.cpio
 	expect-tests/run-suite --only kcsan --smp 2 \
-		$(CACHE)/build-kcsan/arch/x86/boot/bzImage \
-		$(BUILD)/initramfs-kcsan.cpio $(ONLY_TESTS)
+		$(KBUILD)-kcsan/arch/x86/boot/bzImage \
+		$(BUILD)/initramfs$(KSUFFIX)-kcsan.cpio $(ONLY_TESTS)
 
 # Debian 12 with systemd, journald and a serial getty (guest/distro/) on a
 # vanilla and a patched kernel with what systemd needs (guest/distro.config).
 # Not part of make check: two more kernel builds.  mmdebstrap fetches the
 # root file system from the Debian archive once; it is cached in $(CACHE)
 # under the hash of its recipe.
-DISTRO_VANILLA := $(CACHE)/build-distro-vanilla/arch/x86/boot/bzImage
-DISTRO_PATCHED := $(CACHE)/build-distro-patched/arch/x86/boot/bzImage
+DISTRO_VANILLA := $(KBUILD)-distro-vanilla/arch/x86/boot/bzImage
+DISTRO_PATCHED := $(KBUILD)-distro-patched/arch/x86/boot/bzImage
 DISTRO_ROOTFS := $(BUILD)/distro-rootfs.cpio
 distro-kernels: deps
 	scripts/build-kernel.sh distro-vanilla
@@ -144,23 +169,22 @@ check-distro: distro-kernels distro-rootfs
 	expect-tests/run-suite --expect-only $(DISTRO_VANILLA) $(DISTRO_PATCHED) \
 		$(DISTRO_ROOTFS) expect-tests/distro/debian.test
 # The Debian guest on this terminal: log in as root (no password) on the
-# serial getty; KERNEL=vanilla for the other kernel.  Leave with Ctrl-a x.
+# serial getty; FLAVOUR=vanilla for the other kernel.  Leave with Ctrl-a x.
 run-distro: distro-kernels distro-rootfs
 	qemu-system-x86_64 -accel tcg -m 1536 -bios /usr/share/qemu/qboot.rom \
 		-display none -no-reboot -serial mon:stdio -serial null \
-		-kernel $(CACHE)/build-distro-$(KERNEL)/arch/x86/boot/bzImage \
+		-kernel $(KBUILD)-distro-$(FLAVOUR)/arch/x86/boot/bzImage \
 		-initrd $(DISTRO_ROOTFS) -append "console=ttyS0 $(APPEND)"
 
 # Every prefix of the series builds without a warning and every patch is
 # checkpatch --strict clean (also part of make check).
 # The test guest on this terminal, with a shell, to try payloads by hand:
-# make run (the patched kernel), make run KERNEL=vanilla, APPEND="..." for
+# make run (the patched kernel), make run FLAVOUR=vanilla, APPEND="..." for
 # more of the kernel command line.  Leave with "reboot -f" or Ctrl-a x.
-KERNEL ?= patched
 run: kernels initramfs
 	qemu-system-x86_64 -accel tcg -m 256 -bios /usr/share/qemu/qboot.rom \
 		-display none -no-reboot -serial mon:stdio \
-		-kernel $(CACHE)/build-$(KERNEL)/arch/x86/boot/bzImage \
+		-kernel $(KBUILD)-$(FLAVOUR)/arch/x86/boot/bzImage \
 		-initrd $(INITRAMFS) -append "console=ttyS0 printk.devkmsg=on \
 		tsc=reliable kescape.interactive $(APPEND)"
 

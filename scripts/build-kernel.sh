@@ -7,6 +7,9 @@
 # each other).  KESCAPE_PLANT=PATCH adds PATCH on top of the debug
 # kernel's series (a deliberate bug, to show the checkers catch one).
 #
+# KVER=6.1 builds Debian 12's linux-source-6.1 with patches/6.1 instead
+# (scripts/tree.sh).
+#
 # One git work tree ($CACHE/linux) holds Debian's linux-source-6.12, switched
 # between the pristine state and the state with patches/series applied; each
 # kernel has its own output folder.  Switching rewrites only the files the
@@ -18,17 +21,15 @@ set -euo pipefail
 flavour=${1:?usage: build-kernel.sh vanilla|patched|debug|kcsan|distro-vanilla|distro-patched}
 top=$(cd "$(dirname "$0")/.." && pwd)
 : "${CACHE:?CACHE must name the cache folder}"
-tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
-tree=$CACHE/linux
-out=$CACHE/build-$flavour
 jobs=${JOBS:-$(nproc)}
 export CCACHE_DIR=$CACHE/ccache
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 
 # shellcheck source=tree.sh
 . "$top/scripts/tree.sh"
+out=$(build_dir "$flavour")
 
-log() { printf 'build-kernel(%s): %s\n' "$flavour" "$*" >&2; }
+log() { printf 'build-kernel(%s %s): %s\n' "$KVER" "$flavour" "$*" >&2; }
 
 unpack_tree() {
 	[ -f "$tree/.kescape-pristine" ] && return
@@ -116,8 +117,8 @@ fi
 switch_tree "$flavour"
 seed=
 case $flavour in
-patched) seed=$CACHE/build-vanilla ;;
-distro-patched) seed=$CACHE/build-distro-vanilla ;;
+patched) seed=$(build_dir vanilla) ;;
+distro-patched) seed=$(build_dir distro-vanilla) ;;
 esac
 if [ -n "$seed" ] && [ ! -d "$out" ] && [ -f "$seed/.config" ]; then
 	log "seeding the $flavour build from the objects of $(basename "$seed")"

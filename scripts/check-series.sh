@@ -5,9 +5,13 @@
 #
 #   test    the test kernel (guest/kernel.config + guest/kescape.config):
 #           the whole bzImage, and W=1 for what the series touches
-#   debian  Debian's amd64 configuration (linux-config-6.12)
+#   debian  Debian's amd64 configuration (linux-config-$KVER)
 #   rt      Debian's PREEMPT_RT configuration
 #   allmod  allmodconfig: KUNIT=m, the series' KUnit suite a module
+#
+# KVER=6.1 checks the 6.1 port (scripts/tree.sh) on test and debian only:
+# Debian's 6.1 source has no PREEMPT_RT (its rt flavour is patched in
+# when the package is built), and allmodconfig would add half an hour.
 #
 # For debian, rt and allmod only what the series touches is built, with
 # W=1 (make prepare once per configuration, cached like the other build
@@ -18,13 +22,13 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 : "${CACHE:?CACHE must name the cache folder}"
-tree=$CACHE/linux
-configs=/usr/src/linux-config-6.12
 export CCACHE_DIR=$CACHE/ccache
 # shellcheck source=tree.sh
 . "$top/scripts/tree.sh"
 "$top/scripts/build-kernel.sh" patched >/dev/null 2>&1
 
+# TAP names: "series" for 6.12, "series 6.1" for the port.
+label=series${kver_suffix:+ $KVER}
 mapfile -t series < <(series_files | xargs -n1 basename)
 # What the series touches, as make targets: its C files' directories.
 touched="kernel/printk/ kernel/debug/kdb/"
@@ -48,7 +52,8 @@ base_config() {
 # Prepare OUT for configuration NAME on the pristine tree, once: the
 # stamp holds the configuration's source.
 prepare() {
-	local name=$1 out=$CACHE/build-matrix-$1 stamp
+	local name=$1 out stamp
+	out=$(build_dir "matrix-$1")
 	stamp=$(case $name in
 		debian) sha1sum "$configs/config.amd64_none_amd64.xz" ;;
 		rt) sha1sum "$configs/config.amd64_rt_amd64.xz" ;;
@@ -73,7 +78,8 @@ prepare() {
 # Build what the series touches under configuration NAME, with W=1;
 # the KUnit suite as a module where KUnit is one.
 build_touched() {
-	local name=$1 out=$CACHE/build-matrix-$1
+	local name=$1 out
+	out=$(build_dir "matrix-$1")
 	"$tree/scripts/config" --file "$out/.config" \
 		-m PRINTK_ESCAPE_KUNIT_TEST -e PRINTK_ESCAPE_RECORD_KUNIT_TEST
 	kmake "$out" olddefconfig >/dev/null 2>&1 &&
@@ -86,15 +92,19 @@ compiler_warnings() {
 	grep 'warning:' "$1" | grep -qv '/scripts/'
 }
 
-rm -rf "$CACHE/build-series"
-cp -a "$CACHE/build-patched" "$CACHE/build-series"
+work=$(build_dir series)
+rm -rf "$work"
+cp -a "$(build_dir patched)" "$work"
 
-matrix=(debian rt allmod)
+case $KVER in
+6.1) matrix=(debian) ;;
+*) matrix=(debian rt allmod) ;;
+esac
 status=0
 for name in "${matrix[@]}"; do
-	if ! prepare "$name" 2>"$CACHE/prepare-$name.log"; then
-		echo "not ok - series: configuration $name prepares"
-		sed 's/^/#   /' "$CACHE/prepare-$name.log"
+	if ! prepare "$name" 2>"$CACHE/prepare$kver_suffix-$name.log"; then
+		echo "not ok - $label: configuration $name prepares"
+		sed 's/^/#   /' "$CACHE/prepare$kver_suffix-$name.log"
 		status=1
 	fi
 done
@@ -104,9 +114,9 @@ done
 build_result() {
 	local rc=$1 config=$2 prefix=$3 log=$4
 	if [ $rc -eq 0 ] && ! compiler_warnings "$log"; then
-		echo "ok - series: $config config builds with patches $prefix"
+		echo "ok - $label: $config config builds with patches $prefix"
 	else
-		echo "not ok - series: $config config builds with patches $prefix"
+		echo "not ok - $label: $config config builds with patches $prefix"
 		grep -m20 -e 'warning:' -e 'error' "$log" | sed 's/^/#   /'
 		status=1
 	fi
@@ -116,14 +126,14 @@ for i in "${!series[@]}"; do
 	apply_series $((i + 1))
 	name=${series[i]}
 	prefix="1-$((i + 1)) ($name)"
-	log=$CACHE/build-series/log
+	log=$work/log
 	rc=0
-	{ kmake "$CACHE/build-series" olddefconfig bzImage modules &&
-	  kmake "$CACHE/build-series" W=1 $touched; } >"$log" 2>&1 || rc=$?
+	{ kmake "$work" olddefconfig bzImage modules &&
+	  kmake "$work" W=1 $touched; } >"$log" 2>&1 || rc=$?
 	build_result $rc test "$prefix" "$log"
 	for config in "${matrix[@]}"; do
-		log=$CACHE/build-matrix-$config/log
-		[ -f "$CACHE/build-matrix-$config/.kescape-stamp" ] || continue
+		log=$(build_dir "matrix-$config")/log
+		[ -f "$(build_dir "matrix-$config")/.kescape-stamp" ] || continue
 		rc=0
 		build_touched "$config" >"$log" 2>&1 || rc=$?
 		build_result $rc "$config" "$prefix" "$log"
@@ -136,10 +146,10 @@ for i in "${!series[@]}"; do
 	# still checks the tag's form.
 	if (cd "$tree" && perl scripts/checkpatch.pl --strict --quiet \
 		--ignore FILE_PATH_CHANGES,UNKNOWN_COMMIT_ID \
-		"$top/patches/$name" 2>/dev/null) >"$CACHE/checkpatch.log" 2>&1; then
-		echo "ok - series: checkpatch --strict is clean on $name"
+		"$patch_dir/$name" 2>/dev/null) >"$CACHE/checkpatch.log" 2>&1; then
+		echo "ok - $label: checkpatch --strict is clean on $name"
 	else
-		echo "not ok - series: checkpatch --strict is clean on $name"
+		echo "not ok - $label: checkpatch --strict is clean on $name"
 		sed 's/^/#   /' "$CACHE/checkpatch.log"
 		status=1
 	fi
