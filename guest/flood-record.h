@@ -10,7 +10,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#define RECORD_MAX	1200	/* past the kernel's 1024 */
+#define RECORD_MAX	1200	/* past the longest write a kernel takes */
+
+/*
+ * The longest write /dev/kmsg takes: 1024 (PRINTKRB_RECORD_MAX) on 6.12;
+ * LOG_LINE_MAX on 6.1, 1024 less the 48 bytes of prefix room a kernel
+ * with PRINTK_CALLER keeps.
+ */
+#define WRITE_MAX_DEFAULT	1024
 
 static inline unsigned int next_random(unsigned long long *state)
 {
@@ -32,17 +39,19 @@ static inline size_t make_record(char *buf, int w, int n)
 }
 
 /*
- * What /dev/kmsg stores of a write: up to a NUL, at most 1023 bytes (a
- * record's room less the terminator), less a final newline.
+ * What /dev/kmsg stores of a write it took (at most @write_max bytes): up
+ * to a NUL, at most @write_max - 1 bytes (a record's room less the
+ * terminator), less a final newline.
  */
-static inline size_t stored_len(const char *buf, size_t len)
+static inline size_t stored_len(const char *buf, size_t len,
+				size_t write_max)
 {
 	const char *nul = memchr(buf, '\0', len);
 
 	if (nul)
 		len = nul - buf;
-	if (len > 1023)
-		len = 1023;
+	if (len > write_max - 1)
+		len = write_max - 1;
 	if (len && buf[len - 1] == '\n')
 		len--;
 	return len;

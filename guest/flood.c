@@ -3,7 +3,7 @@
  * flood - load the kernel log for a bounded time and account for every
  * record written.
  *
- *   flood SECONDS WRITERS RENAMERS
+ *   flood SECONDS WRITERS RENAMERS [WRITE_MAX]
  *
  * WRITERS root tasks write records of random bytes (every value, random
  * lengths up to past the record limit) to /dev/kmsg, each tagged
@@ -25,7 +25,8 @@
  * that fit a record.  Then, once the flood is over, raw-read: the flood
  * records the ring buffer still holds, read raw through syslog(2), and
  * raw-differing: how many of them are not byte for byte what was written
- * (-1 if syslog(2) failed).
+ * (-1 if syslog(2) failed).  WRITE_MAX is the longest write /dev/kmsg
+ * takes on the kernel under test (flood-record.h).
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -48,6 +49,8 @@
 #define RECORDS_MAX	100000
 #define SYSLOG_ACTION_READ_ALL		3
 #define SYSLOG_ACTION_SIZE_BUFFER	10
+
+static size_t write_max = WRITE_MAX_DEFAULT;
 
 static int hex(char c)
 {
@@ -156,10 +159,23 @@ static size_t decode(const char *text, char *raw, size_t size, int *cut)
 }
 
 /*
+ * Whether @p, a newline in the syslog(2) text of the record at @at with
+ * @prefix_len bytes of prefix, is where the reader cut the record: 6.1's
+ * syslog(2) formats each record in CONSOLE_LOG_MAX (1024) bytes, prefixes
+ * of every line included, and cuts a record of long lines there, or drops
+ * its last lines (6.12's buffer is twice that).  A cut comes no earlier.
+ */
+static int cut_by_reader(const char *at, const char *p, size_t prefix_len)
+{
+	return *p == '\n' && (size_t)(p + 1 - at) + prefix_len + 2 >= 1024;
+}
+
+/*
  * Whether @at, the syslog(2) text of a record, holds the record @want of
  * @len bytes raw: as record_print_text() formats it, the text follows the
  * @prefix_len bytes of prefix at @at, and each newline in it is followed
- * by the prefix again; then a newline.
+ * by the prefix again; then a newline.  Or, for a record the reader cut,
+ * the text up to the cut.
  */
 static int holds_raw(const char *at, const char *end, size_t prefix_len,
 		     const char *want, size_t len)
@@ -168,13 +184,15 @@ static int holds_raw(const char *at, const char *end, size_t prefix_len,
 	size_t i;
 
 	for (i = 0; i < len; i++, p++) {
-		if (p >= end || *p != want[i])
+		if (p >= end)
 			return 0;
+		if (*p != want[i])
+			return cut_by_reader(at, p, prefix_len);
 		if (want[i] != '\n')
 			continue;
 		if ((size_t)(end - p - 1) < prefix_len ||
 		    memcmp(p + 1, at, prefix_len))
-			return 0;
+			return cut_by_reader(at, p, prefix_len);
 		p += prefix_len;
 	}
 	return p < end && *p == '\n';
@@ -205,9 +223,14 @@ static void check_raw(long *checked, long *raw_differing)
 		    sscanf(tag, "] kfl-%d-%d ", &w, &n) != 2)
 			continue;
 		++*checked;
-		*raw_differing += !holds_raw(line, end, tag + 2 - line, want,
-					     stored_len(want,
-							make_record(want, w, n)));
+		if (holds_raw(line, end, tag + 2 - line, want,
+			      stored_len(want, make_record(want, w, n),
+					 write_max)))
+			continue;
+		if (!*raw_differing)
+			fprintf(stderr, "kfl-%d-%d: syslog(2) line of %zu bytes: %.*s\n",
+				w, n, (size_t)(eol - line), (int)(eol - line), line);
+		++*raw_differing;
 	}
 	free(buf);
 }
@@ -224,7 +247,11 @@ int main(int argc, char **argv)
 	time_t end;
 	FILE *counts;
 
-	if (argc != 4)
+	if (argc != 4 && argc != 5)
+		return 2;
+	if (argc == 5)
+		write_max = atoi(argv[4]);
+	if (write_max < 2)
 		return 2;
 	seconds = atoi(argv[1]);
 	writers = atoi(argv[2]);
@@ -281,7 +308,7 @@ int main(int argc, char **argv)
 			is_cut = 1;
 			got_len--;
 		}
-		want_len = stored_len(want, make_record(want, w, n));
+		want_len = stored_len(want, make_record(want, w, n), write_max);
 		read_count++;
 		seen[w][n] = 1;
 		cut += is_cut;
@@ -307,7 +334,7 @@ int main(int argc, char **argv)
 		refused += bad;
 		/* /dev/kmsg refuses a write longer than a record. */
 		while (n--) {
-			if (make_record(want, w, n) > 1024)
+			if (make_record(want, w, n) > write_max)
 				continue;
 			accepted++;
 			dropped += !seen[w][n];

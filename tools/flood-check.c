@@ -3,7 +3,7 @@
  * flood-check - prove that the console printed each flood record wholly
  * under one escaping policy, while the policy flipped under it.
  *
- *   flood-check CAPTURE POLICY...
+ *   flood-check [-w WRITE_MAX] CAPTURE POLICY...
  *
  * CAPTURE is what the console carried during a flood (guest/flood.c).  For
  * every line that starts a flood record ("PREFIX kfl-W-N "), the record is
@@ -124,14 +124,22 @@ static size_t next_line(const char *capture, size_t at, size_t len)
 int main(int argc, char **argv)
 {
 	static char text[RECORD_MAX + 32], rendering[RENDER_MAX];
-	int policies[POLICIES_MAX], npolicies = argc - 2, i, w, n;
+	size_t write_max = WRITE_MAX_DEFAULT;
+	int policies[POLICIES_MAX], npolicies, i, w, n;
 	long matches[POLICIES_MAX] = { 0 }, records = 0, whole = 0;
 	long cut = 0, mixed = 0;
 	size_t len, at;
 	char *capture;
 
-	if (argc < 3 || npolicies > POLICIES_MAX) {
-		fprintf(stderr, "usage: flood-check CAPTURE POLICY...\n");
+	/* -w N: the longest write /dev/kmsg takes (flood-record.h). */
+	if (argc > 2 && !strcmp(argv[1], "-w")) {
+		write_max = strtoul(argv[2], NULL, 10);
+		argc -= 2;
+		argv += 2;
+	}
+	npolicies = argc - 2;
+	if (argc < 3 || npolicies > POLICIES_MAX || write_max < 2) {
+		fprintf(stderr, "usage: flood-check [-w WRITE_MAX] CAPTURE POLICY...\n");
 		return 2;
 	}
 	for (i = 0; i < npolicies; i++) {
@@ -156,7 +164,7 @@ int main(int argc, char **argv)
 		    sscanf(tag, "] kfl-%d-%d ", &w, &n) != 2)
 			continue;
 		prefix_len = tag + 2 - line;
-		text_len = stored_len(text, make_record(text, w, n));
+		text_len = stored_len(text, make_record(text, w, n), write_max);
 		records++;
 		for (i = 0; i < npolicies; i++) {
 			size_t r = render(rendering, line, prefix_len, text,

@@ -53,6 +53,36 @@ proc boot {kernel {append ""} {qemu_args {}}} {
 	set ::boot_console [capture_until 0 [sync_line 0] 30]
 }
 
+# The release of the kernel in IMAGE, a bzImage, as uname -r gives it: the
+# x86 boot protocol's header points at the version string (kernel_version,
+# at 0x20e, an offset from 0x200).
+proc kernel_release {image} {
+	set f [open $image rb]
+	try {
+		seek $f 0x20e
+		binary scan [read $f 2] su offset
+		seek $f [expr {$offset + 0x200}]
+		if {![regexp {^[^ \0]+} [read $f 64] release]} {
+			error "$image has no version string"
+		}
+	} finally {
+		close $f
+	}
+	return $release
+}
+
+# The longest write /dev/kmsg takes on the kernel under test; a record's
+# text holds one byte less.  6.12 takes PRINTKRB_RECORD_MAX, 1024 bytes;
+# 6.1 takes LOG_LINE_MAX, 1024 less the 48 bytes of prefix room a kernel
+# with PRINTK_CALLER (guest/kernel.config) keeps.  The same limits are in
+# guest/flood-record.h.
+proc kmsg_write_max {} {
+	if {[string match 6.1.* [kernel_release [dict get $::images $::kernel]]]} {
+		return 976
+	}
+	return 1024
+}
+
 # Power the guest off and reap QEMU.
 proc poweroff {} {
 	if {$::qemu_pid == 0} return
