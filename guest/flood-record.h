@@ -19,6 +19,12 @@
  */
 #define WRITE_MAX_DEFAULT	1024
 
+/*
+ * The buffer syslog(2) formats a record in, every line's prefix included:
+ * 2048 (PRINTK_MESSAGE_MAX) on 6.12, 1024 (CONSOLE_LOG_MAX) on 6.1.
+ */
+#define SYSLOG_MAX_DEFAULT	2048
+
 static inline unsigned int next_random(unsigned long long *state)
 {
 	*state = *state * 6364136223846793005ULL + 1442695040888963407ULL;

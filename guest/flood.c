@@ -3,7 +3,7 @@
  * flood - load the kernel log for a bounded time and account for every
  * record written.
  *
- *   flood SECONDS WRITERS RENAMERS [WRITE_MAX]
+ *   flood SECONDS WRITERS RENAMERS [WRITE_MAX [SYSLOG_MAX]]
  *
  * WRITERS root tasks write records of random bytes (every value, random
  * lengths up to past the record limit) to /dev/kmsg, each tagged
@@ -25,8 +25,9 @@
  * that fit a record.  Then, once the flood is over, raw-read: the flood
  * records the ring buffer still holds, read raw through syslog(2), and
  * raw-differing: how many of them are not byte for byte what was written
- * (-1 if syslog(2) failed).  WRITE_MAX is the longest write /dev/kmsg
- * takes on the kernel under test (flood-record.h).
+ * (-1 if syslog(2) failed).  WRITE_MAX and SYSLOG_MAX are the longest
+ * write /dev/kmsg takes and the buffer syslog(2) formats a record in on
+ * the kernel under test (flood-record.h).
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -51,6 +52,7 @@
 #define SYSLOG_ACTION_SIZE_BUFFER	10
 
 static size_t write_max = WRITE_MAX_DEFAULT;
+static size_t syslog_max = SYSLOG_MAX_DEFAULT;
 
 static int hex(char c)
 {
@@ -159,23 +161,47 @@ static size_t decode(const char *text, char *raw, size_t size, int *cut)
 }
 
 /*
- * Whether @p, a newline in the syslog(2) text of the record at @at with
- * @prefix_len bytes of prefix, is where the reader cut the record: 6.1's
- * syslog(2) formats each record in CONSOLE_LOG_MAX (1024) bytes, prefixes
- * of every line included, and cuts a record of long lines there, or drops
- * its last lines (6.12's buffer is twice that).  A cut comes no earlier.
+ * How many bytes of the record @want of @len bytes syslog(2) shows: it
+ * formats a record, the @prefix_len bytes of prefix before every line
+ * included, in a buffer of syslog_max bytes (record_print_text()), and
+ * drops the lines that do not fit, whole.  A loop of the same steps.
  */
-static int cut_by_reader(const char *at, const char *p, size_t prefix_len)
+static size_t syslog_shown(const char *want, size_t len, size_t prefix_len)
 {
-	return *p == '\n' && (size_t)(p + 1 - at) + prefix_len + 2 >= 1024;
+	size_t out = 0, shown = 0, rest = len, line_len;
+	const char *text = want, *next;
+	int truncated = 0;
+
+	for (;;) {
+		next = memchr(text, '\n', rest);
+		if (next)
+			line_len = next - text;
+		else if (truncated)
+			break;
+		else
+			line_len = rest;
+		if (out + prefix_len + rest + 2 > syslog_max) {
+			if (out + prefix_len + line_len + 2 > syslog_max)
+				break;
+			rest = syslog_max - out - prefix_len - 2;
+			truncated = 1;
+		}
+		out += prefix_len + line_len + 1;
+		shown = text - want + line_len;
+		if (rest == line_len)
+			break;
+		text += line_len + 1;
+		rest -= line_len + 1;
+	}
+	return shown;
 }
 
 /*
  * Whether @at, the syslog(2) text of a record, holds the record @want of
  * @len bytes raw: as record_print_text() formats it, the text follows the
  * @prefix_len bytes of prefix at @at, and each newline in it is followed
- * by the prefix again; then a newline.  Or, for a record the reader cut,
- * the text up to the cut.
+ * by the prefix again, up to the lines syslog(2) has room for; then a
+ * newline.
  */
 static int holds_raw(const char *at, const char *end, size_t prefix_len,
 		     const char *want, size_t len)
@@ -183,16 +209,15 @@ static int holds_raw(const char *at, const char *end, size_t prefix_len,
 	const char *p = at + prefix_len;
 	size_t i;
 
+	len = syslog_shown(want, len, prefix_len);
 	for (i = 0; i < len; i++, p++) {
-		if (p >= end)
+		if (p >= end || *p != want[i])
 			return 0;
-		if (*p != want[i])
-			return cut_by_reader(at, p, prefix_len);
 		if (want[i] != '\n')
 			continue;
 		if ((size_t)(end - p - 1) < prefix_len ||
 		    memcmp(p + 1, at, prefix_len))
-			return cut_by_reader(at, p, prefix_len);
+			return 0;
 		p += prefix_len;
 	}
 	return p < end && *p == '\n';
@@ -247,10 +272,12 @@ int main(int argc, char **argv)
 	time_t end;
 	FILE *counts;
 
-	if (argc != 4 && argc != 5)
+	if (argc < 4 || argc > 6)
 		return 2;
-	if (argc == 5)
+	if (argc > 4)
 		write_max = atoi(argv[4]);
+	if (argc > 5)
+		syslog_max = atoi(argv[5]);
 	if (write_max < 2)
 		return 2;
 	seconds = atoi(argv[1]);

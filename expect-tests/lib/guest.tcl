@@ -71,17 +71,21 @@ proc kernel_release {image} {
 	return $release
 }
 
+# Whether the kernel under test is a 6.1 one.
+proc kernel_is_6_1 {} {
+	string match 6.1.* [kernel_release [dict get $::images $::kernel]]
+}
+
 # The longest write /dev/kmsg takes on the kernel under test; a record's
 # text holds one byte less.  6.12 takes PRINTKRB_RECORD_MAX, 1024 bytes;
 # 6.1 takes LOG_LINE_MAX, 1024 less the 48 bytes of prefix room a kernel
 # with PRINTK_CALLER (guest/kernel.config) keeps.  The same limits are in
 # guest/flood-record.h.
-proc kmsg_write_max {} {
-	if {[string match 6.1.* [kernel_release [dict get $::images $::kernel]]]} {
-		return 976
-	}
-	return 1024
-}
+proc kmsg_write_max {} { expr {[kernel_is_6_1] ? 976 : 1024} }
+
+# The buffer syslog(2) formats a record in, its lines' prefixes included:
+# 2048 bytes on 6.12 (PRINTK_MESSAGE_MAX), 1024 on 6.1 (CONSOLE_LOG_MAX).
+proc syslog_record_max {} { expr {[kernel_is_6_1] ? 1024 : 2048} }
 
 # Power the guest off and reap QEMU.
 proc poweroff {} {
