@@ -14,11 +14,6 @@ CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/kescape
 BUILD := $(CURDIR)/build
 export CACHE
 
-PACKAGES := linux-source-$(KERNEL) linux-config-$(KERNEL) gcc make flex bison bc libelf-dev libssl-dev \
-	cpio qemu-system-x86 expect busybox-static ccache tmux python3 util-linux \
-	git xz-utils perl clang libclang-rt-14-dev valgrind unicode-data \
-	mandoc
-
 # Which kernel: 6.12 (linux-source-6.12, patches/) or 6.1 (Debian 12's
 # own, linux-source-6.1, patches/6.1/).  Each has its own work tree and
 # build folders in $(CACHE) (scripts/tree.sh) and its own guest.
@@ -33,6 +28,12 @@ endif
 export KVER := $(KERNEL)
 # The build folder of a flavour is $(KBUILD)-FLAVOUR.
 KBUILD := $(CACHE)/build$(KSUFFIX)
+
+PACKAGES := linux-source-$(KERNEL) linux-config-$(KERNEL) gcc make flex bison bc libelf-dev libssl-dev \
+	cpio qemu-system-x86 expect busybox-static ccache tmux python3 util-linux \
+	git xz-utils perl clang libclang-rt-14-dev valgrind unicode-data \
+	mandoc
+
 # The kernel make run and make run-distro boot: patched or vanilla.
 FLAVOUR ?= patched
 
