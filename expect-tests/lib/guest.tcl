@@ -71,9 +71,15 @@ proc kernel_release {image} {
 	return $release
 }
 
-# Whether the kernel under test is a 6.1 one.
+# Whether the kernel under test is a 6.1 one; each image's header is read
+# once.
+set kernel_releases [dict create]
 proc kernel_is_6_1 {} {
-	string match 6.1.* [kernel_release [dict get $::images $::kernel]]
+	set image [dict get $::images $::kernel]
+	if {![dict exists $::kernel_releases $image]} {
+		dict set ::kernel_releases $image [kernel_release $image]
+	}
+	string match 6.1.* [dict get $::kernel_releases $image]
 }
 
 # The longest write /dev/kmsg takes on the kernel under test; a record's
