@@ -7,10 +7,11 @@
 # each other).  KESCAPE_PLANT=PATCH adds PATCH on top of the debug
 # kernel's series (a deliberate bug, to show the checkers catch one).
 #
-# KVER=6.1 builds Debian 12's linux-source-6.1 with patches/6.1 instead
-# (scripts/tree.sh).
+# KVER=6.12 and KVER=6.1 build the backports, Debian's linux-source-6.12
+# and linux-source-6.1 with patches/6.12 and patches/6.1, instead of
+# mainline's 7.2 (scripts/tree.sh).
 #
-# One git work tree ($CACHE/linux) holds Debian's linux-source-6.12, switched
+# One git work tree ($CACHE/linux-7.2) holds the kernel's sources, switched
 # between the pristine state and the state with patches/series applied; each
 # kernel has its own output folder.  Switching rewrites only the files the
 # series touches, so both builds stay incremental, and the first patched build
@@ -33,6 +34,7 @@ log() { printf 'build-kernel(%s %s): %s\n' "$KVER" "$flavour" "$*" >&2; }
 
 unpack_tree() {
 	[ -f "$tree/.kescape-pristine" ] && return
+	fetch_sources
 	log "unpacking $tarball into $tree"
 	rm -rf "$tree" "$tree.tmp"
 	mkdir -p "$tree.tmp"

@@ -43,8 +43,8 @@ kmake() {
 # The configuration NAME starts from, into OUT/.config.
 base_config() {
 	case $1 in
-	debian) xz -dc "$configs/config.amd64_none_amd64.xz" > "$2/.config" ;;
-	rt) xz -dc "$configs/config.amd64_rt_amd64.xz" > "$2/.config" ;;
+	debian) xz -dc "$debian_config" > "$2/.config" ;;
+	rt) xz -dc "$rt_config" > "$2/.config" ;;
 	allmod) kmake "$2" allmodconfig >/dev/null ;;
 	esac
 }
@@ -55,8 +55,8 @@ prepare() {
 	local name=$1 out stamp
 	out=$(build_dir "matrix-$1")
 	stamp=$(case $name in
-		debian) sha1sum "$configs/config.amd64_none_amd64.xz" ;;
-		rt) sha1sum "$configs/config.amd64_rt_amd64.xz" ;;
+		debian) sha1sum "$debian_config" ;;
+		rt) sha1sum "$rt_config" ;;
 		allmod) echo allmodconfig ;;
 		esac)
 	if [ "$(cat "$out/.kescape-stamp" 2>/dev/null)" = "$stamp" ]; then

@@ -3,21 +3,39 @@
 # pristine with the first N patches applied.  Needs $top (the repository)
 # and $CACHE.
 #
-# KVER=6.12 (the default) is Debian's linux-source-6.12 with patches/series;
-# KVER=6.1 is Debian 12's own kernel, linux-source-6.1, with the port in
-# patches/6.1/series.  Each version has its own work tree and build
-# folders in $CACHE ($CACHE/linux and build-FLAVOUR for 6.12,
-# $CACHE/linux-6.1 and build-6.1-FLAVOUR for 6.1), so switching between
-# them rebuilds nothing.
-KVER=${KVER:-6.12}
+# KVER=7.2 (the default) is mainline as Debian unstable ships it,
+# linux-source-7.2, fetched from sid into $CACHE/sid by fetch-sid.sh,
+# with the series in patches/series.  The backports: KVER=6.12 is
+# Debian 13's kernel (and Debian 12's backports), linux-source-6.12, with
+# patches/6.12/series; KVER=6.1 is Debian 12's own kernel,
+# linux-source-6.1, with patches/6.1/series.  Each version has its own
+# work tree and build folders in $CACHE ($CACHE/linux-7.2 and
+# build-7.2-FLAVOUR; $CACHE/linux and build-FLAVOUR for 6.12;
+# $CACHE/linux-6.1 and build-6.1-FLAVOUR), so switching between them
+# rebuilds nothing.
+KVER=${KVER:-7.2}
 case $KVER in
-6.12) kver_suffix= patch_dir=$top/patches ;;
-6.1) kver_suffix=-6.1 patch_dir=$top/patches/6.1 ;;
-*) echo "KVER=$KVER: only 6.12 and 6.1 have a series" >&2; exit 2 ;;
+7.2) kver_suffix=-7.2 patch_dir=$top/patches src=$CACHE/sid/usr/src ;;
+6.12) kver_suffix= patch_dir=$top/patches/6.12 src=/usr/src ;;
+6.1) kver_suffix=-6.1 patch_dir=$top/patches/6.1 src=/usr/src ;;
+*) echo "KVER=$KVER: only 7.2, 6.12 and 6.1 have a series" >&2; exit 2 ;;
 esac
-tarball=${KERNEL_TARBALL:-/usr/src/linux-source-$KVER.tar.xz}
-configs=/usr/src/linux-config-$KVER
+tarball=${KERNEL_TARBALL:-$src/linux-source-$KVER.tar.xz}
+configs=$src/linux-config-$KVER
 tree=$CACHE/linux$kver_suffix
+
+# Debian's amd64 and PREEMPT_RT configurations (the RT one was renamed
+# after 6.12).
+debian_config=$configs/config.amd64_none_amd64.xz
+rt_config=$configs/config.amd64_rt_amd64.xz
+[ -f "$rt_config" ] || rt_config=$configs/config.amd64_none_rt-amd64.xz
+
+# Make sure the tarball is there: sid's packages are fetched into the
+# cache (the release packages come with make deps).
+fetch_sources() {
+	[ "$src" = /usr/src ] || [ -n "${KERNEL_TARBALL:-}" ] ||
+		"$top/scripts/fetch-sid.sh"
+}
 # The output folder of flavour $1.
 build_dir() { echo "$CACHE/build$kver_suffix-$1"; }
 

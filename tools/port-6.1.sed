@@ -1,4 +1,4 @@
-# What the 6.1 port changes in the helper's source: 6.1 has
+# What the 6.1 backport changes in the helper's source: 6.1 has
 # hex_byte_pack() in <linux/kernel.h> and no <linux/unaligned.h>.
 s|^#include <linux/hex.h>$|#include <linux/kernel.h>|
 s|^#include <linux/unaligned.h>$|#include <asm/unaligned.h>|

@@ -6,6 +6,8 @@ log_user 0
 match_max -d 4000000
 set timeout 30
 set qemu_pid 0
+# The netconsole listener of the boot, if any (readers.tcl).
+set listener_pid 0
 set capture ""
 set bios /usr/share/qemu/qboot.rom
 # The guest's memory in MiB (the debug kernel's checkers need more) and
@@ -19,6 +21,7 @@ set guest_cpus 1
 # Kill QEMU whatever way the script ends.
 exit -onexit {
 	if {$::qemu_pid > 0} { catch {exec kill -9 $::qemu_pid} }
+	if {$::listener_pid > 0} { catch {exec kill -9 $::listener_pid} }
 }
 
 # Boot KERNEL with the test initramfs and wait for the guest's prompt; what
@@ -71,26 +74,36 @@ proc kernel_release {image} {
 	return $release
 }
 
-# Whether the kernel under test is a 6.1 one; each image's header is read
-# once.
+# The version of the kernel under test, such as 7.2 or 6.1; each image's
+# header is read once.
 set kernel_releases [dict create]
-proc kernel_is_6_1 {} {
+proc kernel_version {} {
 	set image [dict get $::images $::kernel]
 	if {![dict exists $::kernel_releases $image]} {
 		dict set ::kernel_releases $image [kernel_release $image]
 	}
-	string match 6.1.* [dict get $::kernel_releases $image]
+	regexp {^[0-9]+\.[0-9]+} [dict get $::kernel_releases $image] version
+	return $version
+}
+proc kernel_is_6_1 {} { expr {[kernel_version] eq "6.1"} }
+
+# The cache's source tree the kernel under test was built from
+# (scripts/tree.sh): linux for 6.12, linux-VERSION for the others.
+proc kernel_tree {} {
+	set version [kernel_version]
+	file join $::env(CACHE) [expr {$version eq "6.12" ? "linux" : "linux-$version"}]
 }
 
 # The longest write /dev/kmsg takes on the kernel under test; a record's
-# text holds one byte less.  6.12 takes PRINTKRB_RECORD_MAX, 1024 bytes;
+# text holds one byte less.  7.2 and 6.12 take PRINTKRB_RECORD_MAX, 1024 bytes;
 # 6.1 takes LOG_LINE_MAX, 1024 less the 48 bytes of prefix room a kernel
 # with PRINTK_CALLER (guest/kernel.config) keeps.  The same limits are in
 # guest/flood-record.h.
 proc kmsg_write_max {} { expr {[kernel_is_6_1] ? 976 : 1024} }
 
 # The buffer syslog(2) formats a record in, its lines' prefixes included:
-# 2048 bytes on 6.12 (PRINTK_MESSAGE_MAX), 1024 on 6.1 (CONSOLE_LOG_MAX).
+# 2048 bytes on 7.2 and 6.12 (PRINTK_MESSAGE_MAX), 1024 on 6.1
+# (CONSOLE_LOG_MAX).
 proc syslog_record_max {} { expr {[kernel_is_6_1] ? 1024 : 2048} }
 
 # Power the guest off and reap QEMU.
@@ -105,6 +118,7 @@ proc poweroff {} {
 
 proc kill_guest {} {
 	global qemu_pid
+	stop_listener
 	if {$qemu_pid == 0} return
 	catch {exec kill -9 $qemu_pid}
 	catch {wait}

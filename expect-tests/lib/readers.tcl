@@ -69,3 +69,80 @@ proc dmesg_form {text} {
 	}
 	return [binary encode hex "$out\n"]
 }
+
+# netconsole: a target in configfs sends every message, in the extended
+# format, with the logging task's name (taskname=, 7.x), to a UDP
+# listener on this machine: QEMU's user networking (-qemu
+# $netconsole_qemu) delivers what the guest sends to 10.0.2.2, from
+# 10.0.2.15, to this machine's loopback, where lib/udp-listen.py binds
+# 127.0.0.1 only.  52:55:0a:00:02:02 is the MAC address of QEMU's
+# 10.0.2.2.
+set netconsole_qemu {-nic user,model=e1000}
+set listener_file ""
+set listener_script [file join [file dirname [info script]] udp-listen.py]
+
+# Start the listener and a netconsole target sending to it, with the
+# sysdata fields FIELDS enabled (taskname, cpu_nr, ...).
+proc start_netconsole {fields} {
+	set portfile [file join /tmp kescape-port-[pid]]
+	set ::listener_file [file join /tmp kescape-netconsole-[pid].hex]
+	file delete $portfile $::listener_file
+	set ::listener_pid [exec python3 $::listener_script $portfile \
+		$::listener_file &]
+	for {set i 0} {![file exists $portfile]} {incr i} {
+		if {$i == 100} { error "the netconsole listener did not start" }
+		after 100
+	}
+	set port [string trim [read_file $portfile]]
+	file delete $portfile
+	set t /sys/kernel/config/netconsole/kescape
+	set setup "mount -t configfs none /sys/kernel/config && mkdir $t &&\
+		echo eth0 > $t/dev_name && echo 10.0.2.15 > $t/local_ip &&\
+		echo 10.0.2.2 > $t/remote_ip && echo $port > $t/remote_port &&\
+		echo 52:55:0a:00:02:02 > $t/remote_mac && echo 1 > $t/extended"
+	foreach field $fields {
+		append setup " && echo 1 > $t/userdata/${field}_enabled"
+	}
+	query "$setup && echo 1 > $t/enabled"
+}
+proc stop_listener {} {
+	if {$::listener_pid == 0} return
+	catch {exec kill -9 $::listener_pid}
+	set ::listener_pid 0
+	file delete $::listener_file
+}
+
+# The messages the listener got, each a list of its lines: the header and
+# text ("level,seq,time,flags;text"), then the sysdata lines (" key=value").
+proc netconsole_messages {} {
+	set messages {}
+	foreach hex [split [string trim [read_file $::listener_file]] "\n"] {
+		set bytes [binary decode hex $hex]
+		lappend messages [split [string trimright $bytes "\n"] "\n"]
+	}
+	return $messages
+}
+
+# The first message whose text holds WORD, waiting for it: netconsole
+# sends from its own thread.
+proc netconsole_message {word {wait 30}} {
+	for {set i 0} {$i < $wait * 10} {incr i} {
+		foreach message [netconsole_messages] {
+			if {[string first $word [lindex $message 0]] >= 0} {
+				return $message
+			}
+		}
+		after 100
+	}
+	error "no netconsole message holds $word"
+}
+
+# The value of sysdata field KEY in MESSAGE, or an error.
+proc sysdata {message key} {
+	foreach line [lrange $message 1 end] {
+		if {[string match " $key=*" $line]} {
+			return [string range $line [string length " $key="] end]
+		}
+	}
+	error "no $key= line in: [printable [join $message \n]]"
+}
