@@ -80,9 +80,12 @@ proc printable {text} {
 }
 
 # A console line with what varies from boot to boot under TCG masked:
-# every run of (hex) digits and its sign, time stamps included.
+# every run of (hex) digits and its sign, time stamps included, and the
+# padding of the caller id, whose width is that of the task's pid (the
+# task that logs "Switched to clocksource" may be pid 9 or pid 10).
 proc masked {line} {
-	regsub -all -- {-?[0-9a-f]*[0-9][0-9a-f]*} [string trimright $line "\r"] N
+	regsub -all -- {-?[0-9a-f]*[0-9][0-9a-f]*} [string trimright $line "\r"] N line
+	regsub -- {^(\[ *N\.N\])\[ *([TC])N\]} $line {\1[\2N]}
 }
 
 # Under TCG the TSC and the local APIC timer are calibrated against a
