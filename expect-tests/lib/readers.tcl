@@ -82,8 +82,10 @@ set listener_file ""
 set listener_script [file join [file dirname [info script]] udp-listen.py]
 
 # Start the listener and a netconsole target sending to it, with the
-# sysdata fields FIELDS enabled (taskname, cpu_nr, ...).
+# sysdata fields FIELDS enabled (taskname, cpu_nr, ...), unless this boot
+# has them already.
 proc start_netconsole {fields} {
+	if {$::listener_pid != 0} return
 	set portfile [file join /tmp kescape-port-[pid]]
 	set ::listener_file [file join /tmp kescape-netconsole-[pid].hex]
 	file delete $portfile $::listener_file
