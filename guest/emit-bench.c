@@ -34,7 +34,7 @@ int main(int argc, char **argv)
 		perror("emit-bench");
 		return 1;
 	}
-	len = kescape_unescape(text, text, strlen(text));
+	len = kescape_unescape_payload(text, text, strlen(text));
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (i = 0; i < count; i++) {

@@ -135,6 +135,31 @@ static void closer(int seconds)
 }
 
 /*
+ * The sequence number of the first record the flood may write: one past
+ * the marker "kfl-start" that @fd, at the end of the log, reads back.  So
+ * records overwritten before the reader's first read count as lost too.
+ * Returns 0 if the marker could not be written or read.
+ */
+static unsigned long long start_seq(int fd)
+{
+	int out = open("/dev/kmsg", O_WRONLY);
+	unsigned long long seq;
+	char line[8192];
+	ssize_t len;
+
+	if (out < 0 || write(out, "kfl-start\n", 10) != 10)
+		return 0;
+	close(out);
+	while ((len = read(fd, line, sizeof(line) - 1)) > 0) {
+		line[len] = '\0';
+		if (sscanf(line, "%*u,%llu,", &seq) == 1 &&
+		    strstr(line, ";kfl-start\n"))
+			return seq + 1;
+	}
+	return 0;
+}
+
+/*
  * Decode the text of a /dev/kmsg record ("\xNN" escapes) into @raw.  A
  * /dev/kmsg line holds at most 2048 bytes, so a record whose escaped text
  * is longer reads cut: after "\..." (patched) or in the middle of an
@@ -289,6 +314,9 @@ int main(int argc, char **argv)
 	fd = open("/dev/kmsg", O_RDONLY);
 	if (fd < 0 || lseek(fd, 0, SEEK_END) < 0)
 		return 1;
+	next_seq = start_seq(fd);
+	if (!next_seq)
+		return 1;
 	end = time(NULL) + seconds;
 	for (w = 0; w < writers; w++)
 		if (fork() == 0)
@@ -314,7 +342,7 @@ int main(int argc, char **argv)
 		line[len] = '\0';
 		if (sscanf(line, "%*u,%llu,", &seq) != 1)
 			continue;
-		if (next_seq && seq > next_seq)
+		if (seq > next_seq)
 			lost += seq - next_seq;
 		next_seq = seq + 1;
 		text = strchr(line, ';');

@@ -61,7 +61,7 @@ static char *decode(const char *arg, size_t *len)
 
 	if (!buf)
 		die("malloc");
-	*len = kescape_unescape(buf, arg, strlen(arg));
+	*len = kescape_unescape_payload(buf, arg, strlen(arg));
 	buf[*len] = '\0';
 	return buf;
 }

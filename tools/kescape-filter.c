@@ -13,6 +13,8 @@
  * read's complete lines are written before the next read, so a line shows
  * as soon as it arrives (`tail -f log | kescape-filter`).
  */
+#include <ctype.h>
+
 #include "cli.h"
 #include "escape_policy.h"
 
@@ -47,17 +49,44 @@ static size_t sequence_length(unsigned char c)
 }
 
 /*
+ * Whether the @len bytes known at @s, after a '\', read or may read, once
+ * the bytes after them are known, as an escape the helper writes: "x" and
+ * two hex digits naming 00-1f, 5c or 7f-ff, or "...".  Then the helper
+ * escapes that '\', which it cannot know from a piece cut before them.
+ */
+static bool may_read_as_escape(const unsigned char *s, size_t len)
+{
+	int v;
+
+	if (len && s[0] == '.')
+		return (len < 2 || s[1] == '.') && (len < 3 || s[2] == '.');
+	if (len && s[0] != 'x')
+		return false;
+	if (len >= 2 && !isxdigit(s[1]))
+		return false;
+	if (len < 3)
+		return true;
+	if (!isxdigit(s[2]))
+		return false;
+	v = (isdigit(s[1]) ? s[1] - '0' : (s[1] | 0x20) - 'a' + 10) << 4 |
+	    (isdigit(s[2]) ? s[2] - '0' : (s[2] | 0x20) - 'a' + 10);
+	return v < 0x20 || v == 0x5c || v >= 0x7f;
+}
+
+/*
  * Whether escaping @s[0..@c) on its own gives the same output as the
- * start of escaping all @len bytes: not right after a '\' whose next byte
- * could decide whether it is escaped (unless that byte is another '\'),
- * and not inside a UTF-8 sequence, even an invalid one.
+ * start of escaping all @len bytes: not in the three bytes after a '\'
+ * that the bytes after the cut could make an escape, and not inside a
+ * UTF-8 sequence, even an invalid one.
  */
 static bool can_cut(const unsigned char *s, size_t len, size_t c)
 {
-	size_t p = c;
+	size_t p;
 
-	if (s[c - 1] == '\\' && (c == len || s[c] != '\\'))
-		return false;
+	for (p = c > 3 ? c - 3 : 0; p < c; p++)
+		if (s[p] == '\\' && may_read_as_escape(s + p + 1, len - p - 1))
+			return false;
+	p = c;
 	if (c < len && !is_continuation(s[c]))
 		return true;
 	/* The lead byte the sequence at @c could belong to. */
@@ -68,9 +97,10 @@ static bool can_cut(const unsigned char *s, size_t len, size_t c)
 
 /*
  * Where to cut a piece of a line that fills the buffer.  One of the last
- * MAX_TAIL + 1 places always qualifies: before a trailing '\' or before
- * the lead byte of a trailing incomplete sequence (or before the '\' in
- * front of that lead byte).
+ * MAX_TAIL + 1 places always qualifies: before a '\' in the last three
+ * bytes that the next bytes could make an escape (a byte that is not 'x',
+ * '.' or a hex digit, such as another '\', decides an earlier one), or
+ * before the lead byte of a trailing incomplete sequence.
  */
 static size_t cut_point(const char *buf, size_t len)
 {

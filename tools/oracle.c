@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The escape contract, version 2, as plainly as it can be written: decode
+ * The escape contract, version 4, as plainly as it can be written: decode
  * the input into units, decide each unit from the contract's table, then
  * write the units that fit.  No words, no tables, no fast paths: this is
  * what the kernel helper is compared with.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +73,24 @@ static long decode_utf8(const unsigned char *s, size_t len, size_t *n)
 	return cp;
 }
 
+/*
+ * Whether the @len bytes at @s, after a '\', read as an escape the helper
+ * writes: "x" and two hex digits naming 00-1f, 5c or 7f-ff, or "...".
+ */
+static bool reads_as_escape(const unsigned char *s, size_t len)
+{
+	char hex[3] = { 0 };
+	unsigned long v;
+
+	if (len >= 3 && !memcmp(s, "...", 3))
+		return true;
+	if (len < 3 || s[0] != 'x' || !isxdigit(s[1]) || !isxdigit(s[2]))
+		return false;
+	memcpy(hex, s + 1, 2);
+	v = strtoul(hex, NULL, 16);
+	return v < 0x20 || v == 0x5c || v >= 0x7f;
+}
+
 /* The contract's table for one byte < 0x80 at @s[@i]. */
 static bool ascii_escaped(const unsigned char *s, size_t i, size_t len,
 			  int policy)
@@ -85,7 +104,7 @@ static bool ascii_escaped(const unsigned char *s, size_t i, size_t len,
 	if (c == '\t' || c == '\n')
 		return false;
 	if (c == '\\')
-		return i + 1 < len && (s[i + 1] == 'x' || s[i + 1] == '.');
+		return reads_as_escape(s + i + 1, len - i - 1);
 	if (c == 0x7f)
 		return true;
 	if (c >= 0x20)

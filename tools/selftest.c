@@ -210,8 +210,15 @@ static void test_examples(void)
 		const char *in, *out;
 	} ex[] = {
 		{ PRINTK_ESCAPE_ALLOWLIST, "\\_SB_.PCI0", "\\_SB_.PCI0" },
-		{ PRINTK_ESCAPE_ALLOWLIST, "\\x41", "\\x5cx41" },
-		{ PRINTK_ESCAPE_ALLOWLIST, "a\\.", "a\\x5c." },
+		{ PRINTK_ESCAPE_ALLOWLIST, "\\x41", "\\x41" },
+		{ PRINTK_ESCAPE_ALLOWLIST, "serial\\x2dgetty", "serial\\x2dgetty" },
+		{ PRINTK_ESCAPE_ALLOWLIST, "\\x1b", "\\x5cx1b" },
+		{ PRINTK_ESCAPE_ALLOWLIST, "\\X1B \\x1B", "\\X1B \\x5cx1B" },
+		{ PRINTK_ESCAPE_ALLOWLIST, "\\x5c\\x7f\\x7e", "\\x5cx5c\\x5cx7f\\x7e" },
+		{ PRINTK_ESCAPE_ALLOWLIST, "a\\.", "a\\." },
+		{ PRINTK_ESCAPE_ALLOWLIST, "a\\...", "a\\x5c..." },
+		{ PRINTK_ESCAPE_ALLOWLIST, "end\\x1", "end\\x1" },
+		{ PRINTK_ESCAPE_EXT, "\\x41", "\\x5cx41" },
 		{ PRINTK_ESCAPE_ALLOWLIST, "end\\", "end\\" },
 		{ PRINTK_ESCAPE_EXT, "\\_SB_", "\\x5c_SB_" },
 		{ PRINTK_ESCAPE_ALLOWLIST, "a\nb\tc", "a\nb\tc" },
@@ -235,18 +242,18 @@ static void test_examples(void)
 			ok = 0;
 		}
 	}
-	tap(ok, "the contract's examples (ACPI path, \\x, ascii on e-caron)");
+	tap(ok, "the contract's examples (ACPI path, systemd's \\x2d, \\x1b, ascii on e-caron)");
 }
 
 static void test_decoder(void)
 {
-	static const char in[] = "a\\x1b\\x5cx41\\x4\\xzz\\x9B\\";
-	static const char want[] = "a\x1b\\x41\\x4\\xzz\x9b\\";
+	static const char in[] = "a\\x1b\\x5cx41\\x4\\xzz\\x9B\\x2d\\x7E\\";
+	static const char want[] = "a\x1b\\x41\\x4\\xzz\x9b\\x2d\\x7E\\";
 	char out[sizeof(in)];
 	size_t n = kescape_unescape(out, in, sizeof(in) - 1);
 
 	tap(n == sizeof(want) - 1 && !memcmp(out, want, n),
-	    "decoder restores \\xNN and keeps anything else");
+	    "decoder restores \\xNN of a byte the kernel escapes and keeps anything else");
 }
 
 int main(void)

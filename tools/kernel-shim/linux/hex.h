@@ -13,4 +13,14 @@ static inline char *hex_byte_pack(char *buf, u8 byte)
 	*buf++ = hex_asc_lo(byte);
 	return buf;
 }
+
+static inline int hex_to_bin(unsigned char ch)
+{
+	if (ch >= '0' && ch <= '9')
+		return ch - '0';
+	ch |= 0x20;
+	if (ch >= 'a' && ch <= 'f')
+		return ch - 'a' + 10;
+	return -1;
+}
 #endif

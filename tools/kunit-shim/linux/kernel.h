@@ -7,14 +7,5 @@
 #include <linux/minmax.h>
 #include <linux/array_size.h>
 #include <linux/sprintf.h>
-
-static inline int hex_to_bin(unsigned char ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	ch |= 0x20;
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	return -1;
-}
+#include <linux/hex.h>
 #endif
