@@ -139,6 +139,28 @@ proc crash {cmd end {wait 120}} {
 	}
 }
 
+# Run CMD, which brings the guest's kernel down, in a boot whose QEMU
+# resets the machine on a reboot instead of exiting ($reboot_qemu): the
+# kernel reboots at once (panic=-1) into itself, with the same command line
+# and the guest's RAM as the crash left it.  Waits for the second boot's
+# prompt and returns what the console carried from CMD on, up to the second
+# boot's first sync line; ::boot_console holds the second boot's console.
+set reboot_qemu {-action reboot=reset}
+proc crash_and_reboot {cmd} {
+	set before [file size $::capture]
+	send -- "$cmd\r"
+	set timeout $::boot_timeout
+	expect {
+		"KESCAPE> " {}
+		timeout { error "no second boot after: $cmd" }
+		eof { error "QEMU exited after: $cmd" }
+	}
+	set timeout 30
+	set bytes [capture_until $before [sync_line 0] 30]
+	set ::boot_console [string range $bytes [string first "Linux version" $bytes] end]
+	return $bytes
+}
+
 # Run a shell command in the guest; return its exit status.  What the
 # command printed is left in ::answer; what the console carried meanwhile,
 # up to the kernel's sync message that follows the command (see
