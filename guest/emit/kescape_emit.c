@@ -22,7 +22,9 @@
  *
  *   insmod kescape_emit.ko bench=N
  *
- * logs N boot-log messages and then "kescape-bench N messages in T ns".
+ * logs N boot-log messages and then "kescape-bench N messages in T ns";
+ * with multiline=1, N messages of two lines each, the second line from the
+ * format, as a USB device's announcement would print them.
  */
 #include <linux/console.h>
 #include <linux/device.h>
@@ -41,6 +43,10 @@ MODULE_PARM_DESC(dropped, "make the console drop records before a long one");
 static unsigned int bench;
 module_param(bench, uint, 0);
 MODULE_PARM_DESC(bench, "log this many boot-log messages and the time they took");
+
+static bool multiline;
+module_param(multiline, bool, 0);
+MODULE_PARM_DESC(multiline, "bench= logs messages of two lines");
 
 #define DROP_LINE(n)	"kescape-drop line " #n "\n"
 #define DROP_EIGHT(t)	DROP_LINE(t##0) DROP_LINE(t##1) DROP_LINE(t##2) \
@@ -67,9 +73,14 @@ static void emit_bench(void)
 	u64 start = ktime_get_ns();
 	unsigned int i;
 
-	for (i = 0; i < bench; i++)
-		pr_info("usb 1-1: new high-speed USB device number %u using %s\n",
-			i, "xhci_hcd");
+	for (i = 0; i < bench; i++) {
+		if (multiline)
+			pr_info("usb 1-1: new high-speed USB device number %u using %s\nusb 1-1: New USB device found, idVendor=%04x, idProduct=%04x\n",
+				i, "xhci_hcd", 0x046d, 0xc077);
+		else
+			pr_info("usb 1-1: new high-speed USB device number %u using %s\n",
+				i, "xhci_hcd");
+	}
 	pr_info("kescape-bench %u messages in %llu ns\n", bench,
 		ktime_get_ns() - start);
 }
