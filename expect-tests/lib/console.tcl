@@ -56,10 +56,13 @@ proc continuation_of {bytes message} {
 }
 
 # Whether console BYTES show a record line whose message is FIRST and then
-# a continuation line SECOND (see continuation_of).
-proc continued {bytes first second} {
+# continuation lines, one for each of the messages LATER (see
+# continuation_of).
+proc continued {bytes first args} {
 	set cont [continuation_of $bytes $first]
-	expr {$cont ne "" && [regexp "(?:^|\n)(?:$::record_prefix|$::untimed_prefix)?[literal $first]\r\n[literal $cont$second]\r\n" $bytes]}
+	set pattern "(?:^|\n)(?:$::record_prefix|$::untimed_prefix)?[literal $first]\r\n"
+	foreach later $args { append pattern "[literal $cont$later]\r\n" }
+	expr {$cont ne "" && [llength $args] && [regexp $pattern $bytes]}
 }
 
 # TEXT as a regexp that matches it literally.
