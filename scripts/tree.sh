@@ -45,16 +45,22 @@ series_files() {
 		sed "s|^|$patch_dir/|"
 }
 
-# Reset $tree to the pristine sources, then apply the first N patches of
-# the series (all of them if N is omitted).  Git rewrites only the files
-# that differ, so builds of the tree stay incremental.
+# Put $tree in the state of the pristine sources with the first N patches
+# of the series applied (all of them if N is omitted).  The state is built
+# in the index first; then only the files whose content differs from it
+# are rewritten, so a file that is the same in both states keeps its time
+# stamp and make rebuilds nothing for it: a header that a patch touches
+# (include/linux/sprintf.h) would otherwise rebuild the whole kernel on
+# every switch, once per prefix in check-series.sh.
 apply_series() {
 	local p
 	rm -f "$tree/.kescape-state"
-	git -C "$tree" reset -q --hard
-	git -C "$tree" clean -fdxq -e /.kescape-pristine
+	git -C "$tree" read-tree HEAD
 	for p in $(series_files | head -n "${1:-1000}"); do
-		git -C "$tree" apply --whitespace=nowarn "$p" ||
+		git -C "$tree" apply --cached --whitespace=nowarn "$p" ||
 			{ echo "FAILED to apply $p" >&2; return 1; }
 	done
+	git -C "$tree" diff --name-only -z |
+		xargs -0 -r git -C "$tree" checkout-index -f --
+	git -C "$tree" clean -fdxq -e /.kescape-pristine
 }
