@@ -87,7 +87,7 @@ fragments() {
 	echo "$top/guest/kernel.config"
 	case $1 in
 	vanilla|distro-vanilla) ;;
-	*) echo "$top/guest/kescape.config" ;;
+	*) echo "$top/guest/kescape.config" "$top/guest/kescape-$KVER.config" ;;
 	esac
 	case $1 in
 	debug|kcsan) echo "$top/guest/$1.config" ;;
