@@ -85,6 +85,8 @@ void kunit_kfree(struct kunit *test, const void *ptr);
 	KUNIT_CHECK(t, c, 0, #c, fmt, ##__VA_ARGS__)
 #define KUNIT_EXPECT_TRUE(t, c) KUNIT_EXPECT_TRUE_MSG(t, c, " ")
 #define KUNIT_EXPECT_FALSE(t, c) KUNIT_EXPECT_TRUE_MSG(t, !(c), " ")
+#define KUNIT_EXPECT_FALSE_MSG(t, c, fmt, ...) \
+	KUNIT_EXPECT_TRUE_MSG(t, !(c), fmt, ##__VA_ARGS__)
 #define KUNIT_ASSERT_TRUE_MSG(t, c, fmt, ...) \
 	KUNIT_CHECK(t, c, 1, #c, fmt, ##__VA_ARGS__)
 #define KUNIT_ASSERT_TRUE(t, c) KUNIT_ASSERT_TRUE_MSG(t, c, " ")
