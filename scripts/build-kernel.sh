@@ -83,11 +83,16 @@ plant() {
 	return 0
 }
 
+# Each kernel's own fragment, vanilla's too (6.12's and 6.1's build
+# vsprintf's self-test in, so both kernels print its lines at boot); the
+# series' fragments for the others.
 fragments() {
 	echo "$top/guest/kernel.config"
+	[ -f "$top/guest/kernel-$KVER.config" ] && echo "$top/guest/kernel-$KVER.config"
 	case $1 in
 	vanilla|distro-vanilla) ;;
-	*) echo "$top/guest/kescape.config" "$top/guest/kescape-$KVER.config" ;;
+	*) echo "$top/guest/kescape.config"
+	   [ -f "$top/guest/kescape-$KVER.config" ] && echo "$top/guest/kescape-$KVER.config" ;;
 	esac
 	case $1 in
 	debug|kcsan) echo "$top/guest/$1.config" ;;
