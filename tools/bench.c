@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bench - the cost of the kernel's escape helper (the same source, built
- * for userspace at -O2 like the kernel), on the workloads of issue 9:
+ * for userspace at -O2 like the kernel), on five workloads:
  *
  *   W1  200 bytes of clean ASCII
  *   W2  200 bytes of ASCII with every 10th byte an ESC

@@ -81,6 +81,24 @@ static inline int cli_error(const char *name, int err)
 	return EXIT_IO;
 }
 
+/*
+ * A tool about to write raw log bytes refuses a terminal as its standard
+ * output unless @force (--force): a control sequence in them would act on
+ * that terminal, which is the attack the kernel's escaping stops.  @instead
+ * says what to do instead.  Status 1, before anything is read or written.
+ */
+static inline void cli_refuse_terminal(bool force, const char *instead)
+{
+	if (force || !isatty(STDOUT_FILENO))
+		return;
+	fprintf(stderr,
+		"%s: standard output is a terminal: not writing raw log bytes to it,\n"
+		"%s: whose control sequences would act on it and replay the attack\n"
+		"%s: that escaping stops.  %s, or give --force.\n",
+		cli_prog, cli_prog, cli_prog, instead);
+	exit(EXIT_IO);
+}
+
 /* Write all of @buf to stdout; a failure ends the program, as in cat. */
 static inline void cli_write(const char *buf, size_t len)
 {

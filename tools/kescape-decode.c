@@ -8,6 +8,9 @@
  *
  * -s also reports each malformed escape ('\' and 'x' without two hex
  * digits) as FILE:LINE:COLUMN on stderr and exits with status 1.
+ *
+ * The decoded bytes are the raw ones an attacker chose: not written to a
+ * terminal unless --force.
  */
 #include "cli.h"
 #include "unescape.h"
@@ -76,8 +79,10 @@ static const char usage[] =
 "Restore the raw bytes of escaped kernel log text in each FILE (standard\n"
 "input when none or -): every \\xNN naming a byte the kernel escapes\n"
 "(00-1f, 5c, 7f-ff) becomes that byte, every other byte is copied as is.\n"
-"The result goes to standard output.\n"
+"The result goes to standard output, which must not be a terminal: the\n"
+"raw bytes' control sequences would act on it.\n"
 "\n"
+"  -f, --force    write to a terminal all the same\n"
 "  -s, --strict   the input is in the /dev/kmsg format, where every \\ is\n"
 "                 escaped: report each \\ that starts neither such an\n"
 "                 escape nor the cut marker \\... as\n"
@@ -86,12 +91,14 @@ static const char usage[] =
 "      --version  show the version and exit\n"
 "\n"
 "Exit status: 0 if all went well, 1 if a file could not be read, the\n"
-"output written, or (with -s) an escape was malformed, 2 for a bad option.\n";
+"output written, the output is a terminal (without --force), or (with -s)\n"
+"an escape was malformed, 2 for a bad option.\n";
 
 int main(int argc, char **argv)
 {
 	static const struct option options[] = {
 		{ "strict", no_argument, NULL, 's' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ }
@@ -102,11 +109,17 @@ int main(int argc, char **argv)
 		.piece = decode, .cut = cut_point, .expansion = 1,
 		.ctx = &d, .in = in, .out = out,
 	};
-	int status;
+	bool force = false;
+	int opt, status;
 
 	cli_init(argv, "kescape-decode");
-	while (cli_getopt(argc, argv, "s", options, usage) != -1)
-		d.strict = true;
+	while ((opt = cli_getopt(argc, argv, "fs", options, usage)) != -1) {
+		if (opt == 's')
+			d.strict = true;
+		else
+			force = true;
+	}
+	cli_refuse_terminal(force, "Pipe it (kescape-decode | od -c) or redirect it");
 	status = cli_each_file(argc, argv, optind, decode_file, &t);
 	return status | d.status;
 }

@@ -8,6 +8,9 @@
  *
  *   kescape-filter [-p POLICY] [FILE]...
  *
+ * Under -p off it writes the raw bytes, and then not to a terminal unless
+ * --force.
+ *
  * Memory is bounded: a line longer than the buffer is escaped in pieces,
  * cut only where the helper's output cannot depend on what follows.  Each
  * read's complete lines are written before the next read, so a line shows
@@ -125,16 +128,20 @@ static const char usage[] =
 "\n"
 "  -p, --policy=POLICY  off, denylist, allowlist (the default), strict,\n"
 "                       ascii, or ext (the /dev/kmsg format)\n"
+"  -f, --force          with -p off, write the raw bytes even to a\n"
+"                       terminal, where their control sequences would act\n"
 "      --help           show this help and exit\n"
 "      --version        show the version and exit\n"
 "\n"
-"Exit status: 0 if all went well, 1 if a file could not be read or the\n"
-"output written, 2 for a bad option.\n";
+"Exit status: 0 if all went well, 1 if a file could not be read, the\n"
+"output written, or, with -p off, the output is a terminal (without\n"
+"--force), 2 for a bad option.\n";
 
 int main(int argc, char **argv)
 {
 	static const struct option options[] = {
 		{ "policy", required_argument, NULL, 'p' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ }
@@ -146,8 +153,14 @@ int main(int argc, char **argv)
 		.ctx = &policy, .in = in, .out = out,
 	};
 
+	bool force = false;
+
 	cli_init(argv, "kescape-filter");
-	while ((opt = cli_getopt(argc, argv, "p:", options, usage)) != -1) {
+	while ((opt = cli_getopt(argc, argv, "fp:", options, usage)) != -1) {
+		if (opt == 'f') {
+			force = true;
+			continue;
+		}
 		policy = escape_policy_parse(optarg);
 		if (policy < 0) {
 			fprintf(stderr, "%s: unknown policy '%s'\n", cli_prog,
@@ -155,5 +168,7 @@ int main(int argc, char **argv)
 			return cli_usage_error();
 		}
 	}
+	if (policy == PRINTK_ESCAPE_OFF)
+		cli_refuse_terminal(force, "Use another policy, or a pipe");
 	return cli_each_file(argc, argv, optind, filter_file, &t);
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The escape contract, version 4, as plainly as it can be written: decode
- * the input into units, decide each unit from the contract's table, then
+ * The escape policy (doc/escape-policy.md) as plainly as it can be written:
+ * decode the input into units, decide each unit from the policy's table, then
  * write the units that fit.  No words, no tables, no fast paths: this is
  * what the kernel helper is compared with.
  */

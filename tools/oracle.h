@@ -6,8 +6,8 @@
 #include <stddef.h>
 
 /*
- * A reference implementation of ../../shared/escape-policy.md (version 3),
- * written byte by byte from the contract's table and apart from the kernel
+ * A reference implementation of the escape policy (doc/escape-policy.md),
+ * written byte by byte from its table and apart from the kernel
  * helper, so that each checks the other.  @policy takes the values of enum
  * printk_escape_policy (off, denylist, allowlist, strict, ascii, ext).
  */
