@@ -32,6 +32,21 @@ out=$(build_dir "$flavour")
 
 log() { printf 'build-kernel(%s %s): %s\n' "$KVER" "$flavour" "$*" >&2; }
 
+# While the kernel builds, once a minute: how many objects kbuild has
+# compiled (its "  CC      path" lines in the build's log $1) and for how
+# long.  Runs in the background until killed.
+progress() {
+	local start=$SECONDS n sleeper=
+	trap 'kill $sleeper 2>/dev/null; exit 0' TERM
+	while :; do
+		sleep 60 &
+		sleeper=$!
+		wait $sleeper
+		n=$(grep -c '^  CC ' "$1" 2>/dev/null) || true
+		log "${n:-0} objects compiled, $(((SECONDS - start) / 60)) min"
+	done
+}
+
 unpack_tree() {
 	[ -f "$tree/.kescape-pristine" ] && return
 	fetch_sources
@@ -133,13 +148,37 @@ if [ -n "$seed" ] && [ ! -d "$out" ] && [ -f "$seed/.config" ]; then
 fi
 mkdir -p "$out"
 rm -f "$out/.kescape-stamp"
-kmake() { make -C "$tree" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" -j"$jobs" -s "$@"; }
-kmake tinyconfig >/dev/null
+kmake() { make -C "$tree" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" -j"$jobs" "$@"; }
+kmake -s tinyconfig >/dev/null
 (cd "$out" && "$tree/scripts/kconfig/merge_config.sh" -m -O "$out" .config \
 	$(fragments "$flavour")) >/dev/null
-kmake olddefconfig >/dev/null
+kmake -s olddefconfig >/dev/null
 verify_config
-log "building"
-kmake bzImage modules
+# make's own output, kbuild's short lines, goes to a log beside the build
+# folder; the terminal gets a line a minute, and the warnings or, if the
+# build fails, the log's last lines.
+buildlog=$out.log
+if [ -f "$out/vmlinux" ]; then
+	log "building (incremental; a cold build takes about 15 minutes on two cores)"
+else
+	log "building from scratch: about 15 minutes on two cores ($jobs jobs here)"
+fi
+log "a line a minute says how far it is; make's output goes to $buildlog"
+progress "$buildlog" &
+progress_pid=$!
+status=0
+kmake bzImage modules >"$buildlog" 2>&1 || status=$?
+kill "$progress_pid" 2>/dev/null || true
+wait "$progress_pid" 2>/dev/null || true
+if [ "$status" -ne 0 ]; then
+	log "FAILED (make status $status); the end of $buildlog:"
+	tail -n 40 "$buildlog" >&2
+	exit "$status"
+fi
+warnings=$(grep -c ': warning: ' "$buildlog") || true
+if [ "${warnings:-0}" -gt 0 ]; then
+	log "$warnings compiler warnings, the first ones (all in $buildlog):"
+	grep -A3 ': warning: ' "$buildlog" | head -n 40 >&2 || true
+fi
 echo "$stamp" > "$out/.kescape-stamp"
-log "done: $out/arch/x86/boot/bzImage"
+log "done, $(grep -c '^  CC ' "$buildlog" || true) objects compiled: $out/arch/x86/boot/bzImage"
