@@ -4,6 +4,7 @@
 #   make demo    build both kernels, boot each, fire the attack, show the
 #                serial console an admin would see
 #   make check   the whole test suite (what .ci/run runs)
+#   make help    every target and the variables a user may set
 #   make check KERNEL=6.12, make check KERNEL=6.1
 #                the same for the backports: Debian 13's kernel (and
 #                Debian 12's backports), linux-source-6.12, with
@@ -57,9 +58,48 @@ INITRAMFS := $(BUILD)/initramfs$(KSUFFIX).cpio
 
 .PHONY: all deps kernels vanilla patched debug kcsan initramfs tools demo \
 	check check-debug check-kcsan check-series bench soak run clean \
-	distro-kernels distro-rootfs check-distro run-distro
+	distro-kernels distro-rootfs check-distro run-distro help
 
 all: kernels initramfs tools
+
+# What a user may run and set, one line each.  Variables set on make's
+# command line reach the scripts as environment variables: JOBS and
+# CCACHE_MAXSIZE (scripts/build-kernel.sh), KERNEL_TARBALL
+# (scripts/tree.sh), KESCAPE_PLANT (the debug kernel), LOAD
+# (expect-tests/soak), DEBIAN_MIRROR (scripts/fetch-sid.sh).
+help:
+	@echo 'Targets (each takes KERNEL=7.2, 6.12 or 6.1; a cold kernel build takes about 15 min on two cores):'
+	@echo '  make demo            build vanilla and patched kernels, boot each, fire the attack, show the consoles'
+	@echo '  make check           the whole test suite (what .ci/run runs); ends with "N passed, N failed"'
+	@echo '  make check-series    every prefix of the series builds without a warning (four configurations, 6.1 two); checkpatch'
+	@echo '  make check-debug     the expect tests on the patched kernel with KASAN, UBSAN, lockdep (guest/debug.config)'
+	@echo '  make check-kcsan     the expect tests on the patched kernel with KCSAN, two vCPUs (guest/kcsan.config)'
+	@echo '  make check-distro    Debian 12 with systemd on a vanilla and a patched kernel (needs the Debian archive)'
+	@echo '  make run             the test guest on this terminal with a shell (Ctrl-a x leaves)'
+	@echo '  make run-distro      the Debian guest on this terminal; log in as root, no password'
+	@echo '  make bench           helper cost under callgrind, kescape-filter against cat -v, printk() cost in the guest'
+	@echo '  make soak            the expect suite RUNS times in a row, counting failures'
+	@echo '  make kernels         build the vanilla and the patched kernel only'
+	@echo '  make tools           build/tools/: kescape-filter, kescape-decode, kmsg-raw'
+	@echo '  make -C tools check  the tools tests alone (sanitizers, short fuzzing, man pages)'
+	@echo '  make -C tools install  the three tools and their man pages into PREFIX'
+	@echo '  make -C tools fuzz   longer fuzzing, FUZZ_SECONDS per fuzzer'
+	@echo '  make deps            install the Debian packages the rig needs (as root)'
+	@echo '  make clean           remove build/ (the cache of kernels stays)'
+	@echo 'Variables (make VAR=value ...):'
+	@echo '  KERNEL=7.2           which series: 7.2 (patches/), 6.12 (patches/6.12), 6.1 (patches/6.1)'
+	@echo '  FLAVOUR=patched      the kernel make run and make run-distro boot: patched or vanilla'
+	@echo '  APPEND="..."         more of the kernel command line for make run and make run-distro'
+	@echo '  CACHE=DIR            kernel sources, builds and ccache (default $$XDG_CACHE_HOME/kescape or ~/.cache/kescape)'
+	@echo '  JOBS=N               parallel jobs of a kernel build (default: nproc)'
+	@echo '  KERNEL_TARBALL=FILE  unpack this source tarball, not Debian'"'"'s linux-source-KERNEL (when CACHE has no tree yet)'
+	@echo '  CCACHE_MAXSIZE=5G    size of the kernels'"'"' ccache in CACHE'
+	@echo '  DEBIAN_MIRROR=URL    where scripts/fetch-sid.sh fetches 7.2 (default http://deb.debian.org/debian)'
+	@echo '  RUNS=20              how many times make soak runs the expect suite'
+	@echo '  LOAD=1               make soak with a busy loop per core beside it'
+	@echo '  KESCAPE_PLANT=PATCH  build the debug kernel with PATCH on top (guest/planted/: check-debug must fail)'
+	@echo '  FUZZ_SECONDS=10      seconds per fuzzer in make -C tools check and make -C tools fuzz'
+	@echo '  PREFIX=/usr/local    where make -C tools install puts the tools (DESTDIR too)'
 
 # Install what is missing (as root, on Debian 12).
 deps: $(BUILD)/.deps$(KSUFFIX)
