@@ -204,7 +204,7 @@ bool oracle_scan(const char *src, size_t len, int policy)
 
 	for (i = 0; i < len; i += n) {
 		n = unit(s, i, len, policy, &escape);
-		if (escape && s[i] != '\\')
+		if (escape)
 			harmful = true;
 	}
 	return harmful;

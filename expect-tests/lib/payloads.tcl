@@ -51,6 +51,15 @@ proc start_named {how name var} {
 		sleep 0.1; i=\$((i+1)); done"
 }
 
+# insmod kescape_emit.ko arg=ARG (guest/emit): the console bytes of its
+# messages, whose newlines and control bytes come from its formats and
+# from ARG (escape notation, decoded by the module).
+proc emitted {arg} {
+	# Double quotes keep the blanks in one parameter (parse_args()).
+	run "insmod /lib/modules/kescape_emit.ko 'arg=\"$arg\"' && rmmod kescape_emit"
+	return $::output
+}
+
 # with_policy POLICY SCRIPT
 #   Run SCRIPT with the console escaping under POLICY, then restore the
 #   default, allowlist.  Vanilla has no policy: there the parameter must

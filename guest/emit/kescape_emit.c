@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kescape_emit - log the messages whose newlines the series must tell
- * apart, on the vanilla kernel as on the patched one: newlines that a
- * format wrote, the message's own or a dev_printk() caller's (through
- * "%pV"), and newlines that an argument's data supplied.
+ * kescape_emit - log the messages whose newlines and control bytes the
+ * series must tell apart, on the vanilla kernel as on the patched one:
+ * newlines and control bytes that a format wrote, the message's own or a
+ * dev_printk() caller's (through "%pV"), and those an argument's data
+ * supplied.
  *
  *   insmod kescape_emit.ko arg='x\x0ay'
  *
@@ -110,6 +111,18 @@ static int __init kescape_emit_init(void)
 	pr_info("kescape-mixed: %s\nkescape-mixed format line\n", arg);
 	/* The data ends with a newline. */
 	pr_info("kescape-trailing: %s\n", arg);
+	/*
+	 * Control bytes of the kernel's own format text, as drivers write
+	 * them: printed as on vanilla unless the data needs escaping.
+	 */
+	pr_info("kescape-fmt-cr: a\r\n");
+	pr_info("kescape-fmt-colour: \e[32mgreen\e[m\n");
+	pr_info("kescape-fmt-hex: \\x%02x\n", 0x1b);
+	pr_info("kescape-fmt-bel: \a%s\n", "");
+	/* The same formats with the data as an argument. */
+	pr_info("kescape-fmt-data-cr: a\r %s\n", arg);
+	pr_info("kescape-fmt-data-colour: \e[32mgreen\e[m %s\n", arg);
+	pr_info("kescape-fmt-end\n");
 
 	root_device_unregister(dev);
 	return 0;
