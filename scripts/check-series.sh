@@ -3,6 +3,13 @@
 # use: every prefix of patches/series applies to the pristine tree and
 # builds without a warning, and every patch passes checkpatch.pl --strict.
 #
+#   check-series.sh          what make check runs: every prefix on the
+#                            test configuration, the whole series on the
+#                            others, checkpatch on every patch
+#   check-series.sh --full   the maintainer's matrix (make check-series),
+#                            run before a series is mailed: every prefix
+#                            on every configuration
+#
 #   test    the test kernel (guest/kernel.config + guest/kescape.config):
 #           the whole bzImage, and W=1 for what the series touches
 #   debian  Debian's amd64 configuration (linux-config-$KVER)
@@ -20,6 +27,8 @@
 # Uses the cache's work tree and output folders of its own; leaves the
 # tree in no particular state (build-kernel.sh switches it back as needed).
 set -euo pipefail
+full=0
+[ "${1:-}" = --full ] && full=1
 top=$(cd "$(dirname "$0")/.." && pwd)
 : "${CACHE:?CACHE must name the cache folder}"
 export CCACHE_DIR=$CACHE/ccache
@@ -30,8 +39,13 @@ export CCACHE_DIR=$CACHE/ccache
 # TAP names: "series" for 6.12, "series 6.1" for the port.
 label=series${kver_suffix:+ $KVER}
 mapfile -t series < <(series_files | xargs -n1 basename)
-# What the series touches, as make targets: its C files' directories.
-touched="kernel/printk/ kernel/debug/kdb/"
+# What the series touches, as make targets, with W=1: the directories of
+# printk and kdb, whose files it adds, and the object of every other C
+# file it changes (vsprintf, its test, netconsole).
+touched=$(series_files | xargs sed -n 's|^+++ b/\(.*\.c\)$|\1|p' | sort -u |
+	sed -e 's|^kernel/printk/.*|kernel/printk/|' \
+	    -e 's|^kernel/debug/kdb/.*|kernel/debug/kdb/|' -e 's|\.c$|.o|' |
+	sort -u | tr '\n' ' ')
 
 kmake() {
 	local out=$1
@@ -132,6 +146,8 @@ for i in "${!series[@]}"; do
 	  kmake "$work" W=1 $touched; } >"$log" 2>&1 || rc=$?
 	build_result $rc test "$prefix" "$log"
 	for config in "${matrix[@]}"; do
+		# Without --full, the other configurations build the whole series.
+		[ $full = 1 ] || [ $((i + 1)) = ${#series[@]} ] || continue
 		log=$(build_dir "matrix-$config")/log
 		[ -f "$(build_dir "matrix-$config")/.kescape-stamp" ] || continue
 		rc=0
