@@ -189,7 +189,10 @@ demo: kernels initramfs
 # task name with each record; 6.1 also lacks the bug 57-dropped-newline
 # shows (the dropped-messages notice cuts the newline of the record it is
 # put before): it prints the notice from a buffer of its own.
-BACKPORT_SKIP := %/58-netconsole.test $(if $(filter 6.1,$(KERNEL)),%/57-dropped-newline.test)
+# 56-format-controls proves mainline's patch 12 (only what a message's
+# arguments brought is escaped), which the backports do not carry yet.
+BACKPORT_SKIP := %/58-netconsole.test %/56-format-controls.test \
+	$(if $(filter 6.1,$(KERNEL)),%/57-dropped-newline.test)
 EXPECT_TESTS := $(if $(filter 7.2,$(KERNEL)),,$(filter-out $(BACKPORT_SKIP),$(wildcard expect-tests/*.test)))
 check: kernels initramfs tools
 	expect-tests/run-suite $(VANILLA) $(PATCHED) $(INITRAMFS) $(EXPECT_TESTS)
