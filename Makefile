@@ -72,7 +72,7 @@ help:
 	@echo '  make demo            build vanilla and patched kernels, boot each, fire the attack, show the consoles'
 	@echo '  make check           the whole test suite (what .ci/run runs); ends with "N passed, N failed"'
 	@echo '  make check-series    the full matrix, run before mailing: every prefix builds the kernel, on four configurations (6.1 two), checkpatch'
-	@echo '                       (make check compiles the touched files at every prefix, builds the whole series)'
+	@echo '                       (make check, on the test configuration: the touched files at every prefix, the whole series)'
 	@echo '  make check-debug     the expect tests on the patched kernel with KASAN, UBSAN, lockdep (guest/debug.config)'
 	@echo '  make check-kcsan     the expect tests on the patched kernel with KCSAN, two vCPUs (guest/kcsan.config)'
 	@echo '  make check-distro    Debian 12 with systemd on a vanilla and a patched kernel (needs the Debian archive)'
