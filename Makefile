@@ -58,7 +58,8 @@ INITRAMFS := $(BUILD)/initramfs$(KSUFFIX).cpio
 
 .PHONY: all deps kernels vanilla patched debug kcsan initramfs tools demo \
 	check check-debug check-kcsan check-series bench soak run clean \
-	distro-kernels distro-rootfs check-distro run-distro help
+	distro-kernels distro-rootfs check-distro run-distro deb debian13-image \
+	check-deb help
 
 all: kernels initramfs tools
 
@@ -76,6 +77,8 @@ help:
 	@echo '  make check-debug     the expect tests on the patched kernel with KASAN, UBSAN, lockdep (guest/debug.config)'
 	@echo '  make check-kcsan     the expect tests on the patched kernel with KCSAN, two vCPUs (guest/kcsan.config)'
 	@echo '  make check-distro    Debian 12 with systemd on a vanilla and a patched kernel (needs the Debian archive)'
+	@echo '  make deb             Debian packages of the patched kernel (-kescape) and a vanilla one (-vanilla), by bindeb-pkg'
+	@echo '  make check-deb       Debian 13 from a disk: its own kernel, then make deb'"'"'s packages installed with apt (KERNEL=6.12)'
 	@echo '  make run             the test guest on this terminal with a shell (Ctrl-a x leaves)'
 	@echo '  make run-distro      the Debian guest on this terminal; log in as root, no password'
 	@echo '  make bench           helper cost under callgrind, kescape-filter against cat -v, printk() cost in the guest'
@@ -236,6 +239,31 @@ run-distro: distro-kernels distro-rootfs
 		-display none -no-reboot -serial mon:stdio -serial null \
 		-kernel $(KBUILD)-distro-$(FLAVOUR)/arch/x86/boot/bzImage \
 		-initrd $(DISTRO_ROOTFS) -append "console=ttyS0 $(APPEND)"
+
+# Debian packages made by the kernel's own bindeb-pkg on the Debian guest's
+# configuration (guest/distro.config): linux-image-VERSION-kescape from the
+# patched tree, and linux-image-VERSION-vanilla from the same tree unpatched
+# (guest/deb-*.config), each with its headers; left in the two folders
+# below.  Not part of make check.
+DEB_PATCHED := $(KBUILD)-deb-patched.debs
+DEB_VANILLA := $(KBUILD)-deb-vanilla.debs
+deb: deps
+	@command -v dpkg-buildpackage >/dev/null || apt-get install -y dpkg-dev >/dev/null
+	scripts/build-kernel.sh deb-vanilla
+	scripts/build-kernel.sh deb-patched
+	@ls -s --block-size=K $(DEB_PATCHED)/*.deb $(DEB_VANILLA)/*.deb
+
+# Debian 13 on a disk image, with Debian's own kernel (guest/debian13/),
+# cached in $(CACHE) under the hash of its recipe; then the packages
+# installed in it with apt, booted, and removed (expect-tests/deb/).
+# make check-deb KERNEL=6.12 is Debian 13's own kernel version.
+DEBIAN13 := $(BUILD)/debian13.img
+debian13-image: deps $(BUILD)/inject
+	@command -v mmdebstrap >/dev/null || apt-get install -y mmdebstrap >/dev/null
+	guest/debian13/build-image.sh $(BUILD)/inject $(DEBIAN13)
+check-deb: deb debian13-image
+	expect-tests/run-suite --deb $(DEBIAN13) $(DEBIAN13).boot \
+		$(DEB_PATCHED) $(DEB_VANILLA)
 
 # The test guest on this terminal, with a shell, to try payloads by hand:
 # make run (the patched kernel), make run FLAVOUR=vanilla, APPEND="..." for

@@ -4,8 +4,9 @@
 #   payloads.tcl  getting payloads into the log; the policy a test runs under
 #   judges.tcl    did an attack reach the console raw, or escaped?
 #   readers.tcl   the ring buffer, /dev/kmsg and util-linux dmesg
+#   distro.tcl    the attack on a Debian guest and what its readers keep
 #   suite.tcl     declaring security and feature tests, TAP output
 package require Expect
-foreach room {guest console payloads judges readers suite} {
+foreach room {guest console payloads judges readers distro suite} {
 	source [file join [file dirname [info script]] lib $room.tcl]
 }

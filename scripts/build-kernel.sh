@@ -1,7 +1,10 @@
 #!/bin/bash
 # Build the vanilla, the patched, the debug or the kcsan kernel out of the
 # repository, in $CACHE; or distro-vanilla and distro-patched, both with
-# guest/distro.config on top (what systemd needs, for the Debian guest).  The debug kernel is the patched one with the
+# guest/distro.config on top (what systemd needs, for the Debian guest);
+# or deb-vanilla and deb-patched, the same two as Debian packages made by
+# the kernel's own bindeb-pkg (make deb), released as -vanilla and
+# -kescape (guest/deb-*.config).  The debug kernel is the patched one with the
 # runtime checkers of guest/debug.config, the kcsan kernel the patched one
 # with the data race detector (guest/kcsan.config; KCSAN and KASAN exclude
 # each other).  KESCAPE_PLANT=PATCH adds PATCH on top of the debug
@@ -19,7 +22,7 @@
 # skips a build whose inputs did not change.
 set -euo pipefail
 
-flavour=${1:?usage: build-kernel.sh vanilla|patched|debug|kcsan|distro-vanilla|distro-patched}
+flavour=${1:?usage: build-kernel.sh vanilla|patched|debug|kcsan|distro-vanilla|distro-patched|deb-vanilla|deb-patched}
 top=$(cd "$(dirname "$0")/.." && pwd)
 : "${CACHE:?CACHE must name the cache folder}"
 jobs=${JOBS:-$(nproc)}
@@ -29,6 +32,14 @@ export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 # shellcheck source=tree.sh
 . "$top/scripts/tree.sh"
 out=$(build_dir "$flavour")
+
+# Where make deb leaves a package kernel's .deb files.
+debs=$out.debs
+
+# The kernels built from the pristine tree.
+is_vanilla() {
+	case $1 in vanilla|distro-vanilla|deb-vanilla) ;; *) return 1 ;; esac
+}
 
 log() { printf 'build-kernel(%s %s): %s\n' "$KVER" "$flavour" "$*" >&2; }
 
@@ -64,7 +75,7 @@ unpack_tree() {
 
 # What a build depends on: the state of the tree and the config fragments.
 state_of() {
-	if [ "$1" = vanilla ] || [ "$1" = distro-vanilla ]; then
+	if is_vanilla "$1"; then
 		echo vanilla
 	else
 		# Not the commit ids and dates a new format-patch run changes.
@@ -80,7 +91,7 @@ switch_tree() {
 	want=$(state_of "$1")
 	[ "$(cat "$tree/.kescape-state" 2>/dev/null)" = "$want" ] && return
 	log "switching source tree to $1"
-	if [ "$1" != vanilla ] && [ "$1" != distro-vanilla ]; then
+	if ! is_vanilla "$1"; then
 		apply_series
 		if [ "$1" = debug ] && [ -n "$(plant)" ]; then
 			log "planting $(plant)"
@@ -105,13 +116,15 @@ fragments() {
 	echo "$top/guest/kernel.config"
 	[ -f "$top/guest/kernel-$KVER.config" ] && echo "$top/guest/kernel-$KVER.config"
 	case $1 in
-	vanilla|distro-vanilla) ;;
+	vanilla|distro-vanilla|deb-vanilla) ;;
 	*) echo "$top/guest/kescape.config"
 	   [ -f "$top/guest/kescape-$KVER.config" ] && echo "$top/guest/kescape-$KVER.config" ;;
 	esac
 	case $1 in
 	debug|kcsan) echo "$top/guest/$1.config" ;;
 	distro-*) echo "$top/guest/distro.config" ;;
+	deb-*) echo "$top/guest/distro.config"
+	       echo "$top/guest/$1.config" ;;
 	esac
 	return 0
 }
@@ -130,25 +143,36 @@ verify_config() {
 
 unpack_tree
 stamp="$(state_of "$flavour") $(cat $(fragments "$flavour") | sha1sum | cut -c1-40)"
-if [ -f "$out/arch/x86/boot/bzImage" ] &&
+built=$out/arch/x86/boot/bzImage
+case $flavour in deb-*) built=$debs/.done ;; esac
+if [ -f "$built" ] &&
    [ "$(cat "$out/.kescape-stamp" 2>/dev/null)" = "$stamp" ]; then
 	log "up to date"
 	exit 0
 fi
 
 switch_tree "$flavour"
-seed=
+# A new build starts from a copy of the first of these that has objects.
+seeds=
 case $flavour in
-patched) seed=$(build_dir vanilla) ;;
-distro-patched) seed=$(build_dir distro-vanilla) ;;
+patched) seeds=vanilla ;;
+distro-patched) seeds=distro-vanilla ;;
+deb-vanilla) seeds=distro-vanilla ;;
+deb-patched) seeds="distro-patched deb-vanilla" ;;
 esac
-if [ -n "$seed" ] && [ ! -d "$out" ] && [ -f "$seed/.config" ]; then
+for seed in $seeds; do
+	seed=$(build_dir "$seed")
+	[ ! -d "$out" ] && [ -f "$seed/.config" ] || continue
 	log "seeding the $flavour build from the objects of $(basename "$seed")"
 	cp -a "$seed" "$out"
-fi
+	rm -rf "$out/debian"
+done
 mkdir -p "$out"
 rm -f "$out/.kescape-stamp"
 kmake() { make -C "$tree" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" -j"$jobs" "$@"; }
+# A package's release is VERSION-kescape, not VERSION-kescape+: kbuild
+# adds the + for a source tree in git unless LOCALVERSION is set.
+case $flavour in deb-*) export LOCALVERSION= ;; esac
 kmake -s tinyconfig >/dev/null
 (cd "$out" && "$tree/scripts/kconfig/merge_config.sh" -m -O "$out" .config \
 	$(fragments "$flavour")) >/dev/null
@@ -167,7 +191,20 @@ log "a line a minute says how far it is; make's output goes to $buildlog"
 progress "$buildlog" &
 progress_pid=$!
 status=0
-kmake bzImage modules >"$buildlog" 2>&1 || status=$?
+case $flavour in
+deb-*)
+	# bindeb-pkg builds the kernel, then packages it in the folder above
+	# the build's: $CACHE, whose .deb files of this release are moved to
+	# $debs.
+	release=$(kmake -s kernelrelease)
+	rm -rf "$debs"
+	rm -f "$CACHE"/linux-*-"$release"_*.deb "$CACHE"/linux-libc-dev_*.deb
+	kmake bindeb-pkg >"$buildlog" 2>&1 || status=$?
+	;;
+*)
+	kmake bzImage modules >"$buildlog" 2>&1 || status=$?
+	;;
+esac
 kill "$progress_pid" 2>/dev/null || true
 wait "$progress_pid" 2>/dev/null || true
 if [ "$status" -ne 0 ]; then
@@ -180,5 +217,14 @@ if [ "${warnings:-0}" -gt 0 ]; then
 	log "$warnings compiler warnings, the first ones (all in $buildlog):"
 	grep -A3 ': warning: ' "$buildlog" | head -n 40 >&2 || true
 fi
+case $flavour in
+deb-*)
+	mkdir -p "$debs"
+	mv "$CACHE"/linux-*-"$release"_*.deb "$CACHE"/linux-libc-dev_*.deb "$debs"/
+	rm -f "$CACHE"/linux-upstream_*
+	touch "$debs/.done"
+	log "packages: $(cd "$debs" && ls -s --block-size=K ./*.deb | tr '\n' ' ')"
+	;;
+esac
 echo "$stamp" > "$out/.kescape-stamp"
 log "done, $(grep -c '^  CC ' "$buildlog" || true) objects compiled: $out/arch/x86/boot/bzImage"
