@@ -248,10 +248,13 @@ run-distro: distro-kernels distro-rootfs
 DEB_PATCHED := $(KBUILD)-deb-patched.debs
 DEB_VANILLA := $(KBUILD)-deb-vanilla.debs
 deb: deps
-	@command -v dpkg-buildpackage >/dev/null || apt-get install -y dpkg-dev >/dev/null
+	@dpkg -s dpkg-dev debhelper kmod rsync >/dev/null 2>&1 || \
+		apt-get install -y dpkg-dev debhelper kmod rsync >/dev/null
 	scripts/build-kernel.sh deb-vanilla
 	scripts/build-kernel.sh deb-patched
-	@ls -s --block-size=K $(DEB_PATCHED)/*.deb $(DEB_VANILLA)/*.deb
+	@mkdir -p $(BUILD)/debs
+	@ln -sf $(DEB_PATCHED)/*.deb $(DEB_VANILLA)/linux-*-vanilla_*.deb $(BUILD)/debs/
+	@ls -sL --block-size=K $(BUILD)/debs/*.deb
 
 # Debian 13 on a disk image, with Debian's own kernel (guest/debian13/),
 # cached in $(CACHE) under the hash of its recipe; then the packages

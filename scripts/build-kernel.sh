@@ -194,11 +194,12 @@ status=0
 case $flavour in
 deb-*)
 	# bindeb-pkg builds the kernel, then packages it in the folder above
-	# the build's: $CACHE, whose .deb files of this release are moved to
-	# $debs.
-	release=$(kmake -s kernelrelease)
+	# the build's: $CACHE, whose .deb files are moved to $debs.  The
+	# package's version is the kernel's and a build number, without the
+	# git id kbuild finds in the tree.
+	export KDEB_PKGVERSION="$(kmake -s kernelversion)-1"
 	rm -rf "$debs"
-	rm -f "$CACHE"/linux-*-"$release"_*.deb "$CACHE"/linux-libc-dev_*.deb
+	rm -f "$CACHE"/linux-*_*.deb
 	kmake bindeb-pkg >"$buildlog" 2>&1 || status=$?
 	;;
 *)
@@ -220,7 +221,7 @@ fi
 case $flavour in
 deb-*)
 	mkdir -p "$debs"
-	mv "$CACHE"/linux-*-"$release"_*.deb "$CACHE"/linux-libc-dev_*.deb "$debs"/
+	mv "$CACHE"/linux-*_*.deb "$debs"/
 	rm -f "$CACHE"/linux-upstream_*
 	touch "$debs/.done"
 	log "packages: $(cd "$debs" && ls -s --block-size=K ./*.deb | tr '\n' ' ')"

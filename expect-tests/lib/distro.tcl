@@ -36,6 +36,23 @@ proc distro_verdict {seen} {
 		title [judge_screen $seen $distro_file title pwned]
 }
 
+# LINE as cat -v shows it: a raw control character as ^X, so a raw ESC
+# (^[) and an escaped one (the text \x1b) look different.
+proc caret_notation {line} {
+	set out ""
+	foreach c [split $line ""] {
+		scan $c %c code
+		if {$code < 0x20} {
+			append out ^[format %c [expr {$code + 64}]]
+		} elseif {$code == 0x7f} {
+			append out ^?
+		} else {
+			append out $c
+		}
+	}
+	return $out
+}
+
 # What CMD prints, up to the END it is made to print after (an answer
 # that could be empty must not be: see run in lib/guest.tcl).
 proc answer_of {cmd {wait 60}} {

@@ -29,7 +29,7 @@ if [ ! -f "$cached" ]; then
 	# systemd logs to the kernel log only, as in the Debian 12 guest, so
 	# which of its lines reach the console depends on no race.
 	mmdebstrap --variant=minbase --mode=root \
-		--include=systemd-sysv,udev,dbus,util-linux,procps,kmod,initramfs-tools,zstd,linux-image-amd64 \
+		--include=systemd-sysv,udev,dbus,util-linux,procps,kmod,e2fsprogs,initramfs-tools,zstd,linux-image-amd64 \
 		--customize-hook='chroot "$1" passwd -d root' \
 		--customize-hook='echo kescape-debian13 > "$1/etc/hostname"' \
 		--customize-hook='echo "/dev/vda / ext4 rw 0 1" > "$1/etc/fstab"' \
