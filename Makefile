@@ -248,8 +248,8 @@ run-distro: distro-kernels distro-rootfs
 DEB_PATCHED := $(KBUILD)-deb-patched.debs
 DEB_VANILLA := $(KBUILD)-deb-vanilla.debs
 deb: deps
-	@dpkg -s dpkg-dev debhelper kmod rsync >/dev/null 2>&1 || \
-		apt-get install -y dpkg-dev debhelper kmod rsync >/dev/null
+	@dpkg -s dpkg-dev debhelper kmod rsync libdw-dev >/dev/null 2>&1 || \
+		apt-get install -y dpkg-dev debhelper kmod rsync libdw-dev >/dev/null
 	scripts/build-kernel.sh deb-vanilla
 	scripts/build-kernel.sh deb-patched
 	@mkdir -p $(BUILD)/debs

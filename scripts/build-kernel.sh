@@ -197,7 +197,8 @@ deb-*)
 	# the build's: $CACHE, whose .deb files are moved to $debs.  The
 	# package's version is the kernel's and a build number, without the
 	# git id kbuild finds in the tree.
-	export KDEB_PKGVERSION="$(kmake -s kernelversion)-1"
+	KDEB_PKGVERSION="$(kmake -s kernelversion)-1"
+	export KDEB_PKGVERSION
 	rm -rf "$debs"
 	rm -f "$CACHE"/linux-*_*.deb
 	kmake bindeb-pkg >"$buildlog" 2>&1 || status=$?
