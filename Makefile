@@ -78,6 +78,7 @@ help:
 	@echo '  make check-kcsan     the expect tests on the patched kernel with KCSAN, two vCPUs (guest/kcsan.config)'
 	@echo '  make check-distro    Debian 12 with systemd on a vanilla and a patched kernel (needs the Debian archive)'
 	@echo '  make deb             Debian packages of the patched kernel (-kescape) and a vanilla one (-vanilla), by bindeb-pkg'
+	@echo '  make deb CONFIG=debian  the -kescape package on Debian 13'"'"'s own configuration (hours)'
 	@echo '  make check-deb       Debian 13 from a disk: its own kernel, then make deb'"'"'s packages installed with apt (KERNEL=6.12)'
 	@echo '  make run             the test guest on this terminal with a shell (Ctrl-a x leaves)'
 	@echo '  make run-distro      the Debian guest on this terminal; log in as root, no password'
@@ -245,16 +246,28 @@ run-distro: distro-kernels distro-rootfs
 # patched tree, and linux-image-VERSION-vanilla from the same tree unpatched
 # (guest/deb-*.config), each with its headers; left in the two folders
 # below.  Not part of make check.
+# make deb CONFIG=debian: the kescape package alone, on the configuration
+# Debian 13 built its own kernel with (the Debian 13 image's /boot/config-*,
+# guest/deb-debian.config): 4052 modules, hours on two cores.
 DEB_PATCHED := $(KBUILD)-deb-patched.debs
 DEB_VANILLA := $(KBUILD)-deb-vanilla.debs
+DEB_PACKAGING := dpkg-dev debhelper kmod rsync libdw-dev
+ifeq ($(CONFIG),debian)
+deb: deps debian13-image
+	@dpkg -s $(DEB_PACKAGING) >/dev/null 2>&1 || \
+		apt-get install -y $(DEB_PACKAGING) >/dev/null
+	DEBIAN_CONFIG=$(DEBIAN13).boot/config scripts/build-kernel.sh deb-debian
+	@ls -s --block-size=K $(KBUILD)-deb-debian.debs/*.deb
+else
 deb: deps
-	@dpkg -s dpkg-dev debhelper kmod rsync libdw-dev >/dev/null 2>&1 || \
-		apt-get install -y dpkg-dev debhelper kmod rsync libdw-dev >/dev/null
+	@dpkg -s $(DEB_PACKAGING) >/dev/null 2>&1 || \
+		apt-get install -y $(DEB_PACKAGING) >/dev/null
 	scripts/build-kernel.sh deb-vanilla
 	scripts/build-kernel.sh deb-patched
 	@mkdir -p $(BUILD)/debs
 	@ln -sf $(DEB_PATCHED)/*.deb $(DEB_VANILLA)/linux-*-vanilla_*.deb $(BUILD)/debs/
 	@ls -sL --block-size=K $(BUILD)/debs/*.deb
+endif
 
 # Debian 13 on a disk image, with Debian's own kernel (guest/debian13/),
 # cached in $(CACHE) under the hash of its recipe; then the packages

@@ -4,7 +4,9 @@
 # guest/distro.config on top (what systemd needs, for the Debian guest);
 # or deb-vanilla and deb-patched, the same two as Debian packages made by
 # the kernel's own bindeb-pkg (make deb), released as -vanilla and
-# -kescape (guest/deb-*.config).  The debug kernel is the patched one with the
+# -kescape (guest/deb-*.config); or deb-debian, the -kescape package on
+# Debian's own configuration, the file DEBIAN_CONFIG names (make deb
+# CONFIG=debian; guest/deb-debian.config).  The debug kernel is the patched one with the
 # runtime checkers of guest/debug.config, the kcsan kernel the patched one
 # with the data race detector (guest/kcsan.config; KCSAN and KASAN exclude
 # each other).  KESCAPE_PLANT=PATCH adds PATCH on top of the debug
@@ -22,7 +24,7 @@
 # skips a build whose inputs did not change.
 set -euo pipefail
 
-flavour=${1:?usage: build-kernel.sh vanilla|patched|debug|kcsan|distro-vanilla|distro-patched|deb-vanilla|deb-patched}
+flavour=${1:?usage: build-kernel.sh vanilla|patched|debug|kcsan|distro-vanilla|distro-patched|deb-vanilla|deb-patched|deb-debian}
 top=$(cd "$(dirname "$0")/.." && pwd)
 : "${CACHE:?CACHE must name the cache folder}"
 jobs=${JOBS:-$(nproc)}
@@ -109,20 +111,34 @@ plant() {
 	return 0
 }
 
+# The configuration the fragments go on: Debian's for deb-debian, the
+# smallest there is for the others.
+base_config() {
+	case $1 in
+	deb-debian) cp "${DEBIAN_CONFIG:?DEBIAN_CONFIG must name the Debian kernel configuration}" "$out/.config" ;;
+	*) kmake -s tinyconfig >/dev/null ;;
+	esac
+}
+
 # Each kernel's own fragment, vanilla's too (6.12's and 6.1's build
 # vsprintf's self-test in, so both kernels print its lines at boot); the
 # series' fragments for the others.
 fragments() {
-	echo "$top/guest/kernel.config"
-	[ -f "$top/guest/kernel-$KVER.config" ] && echo "$top/guest/kernel-$KVER.config"
+	if [ "$1" != deb-debian ]; then
+		echo "$top/guest/kernel.config"
+		[ -f "$top/guest/kernel-$KVER.config" ] && echo "$top/guest/kernel-$KVER.config"
+	fi
+	# Debian's configuration has no KUnit for the series' suites.
 	case $1 in
-	vanilla|distro-vanilla|deb-vanilla) ;;
+	vanilla|distro-vanilla|deb-vanilla|deb-debian) ;;
 	*) echo "$top/guest/kescape.config"
 	   [ -f "$top/guest/kescape-$KVER.config" ] && echo "$top/guest/kescape-$KVER.config" ;;
 	esac
 	case $1 in
 	debug|kcsan) echo "$top/guest/$1.config" ;;
 	distro-*) echo "$top/guest/distro.config" ;;
+	deb-debian) echo "$top/guest/deb-patched.config"
+		    echo "$top/guest/deb-debian.config" ;;
 	deb-*) echo "$top/guest/distro.config"
 	       echo "$top/guest/$1.config" ;;
 	esac
@@ -142,7 +158,7 @@ verify_config() {
 }
 
 unpack_tree
-stamp="$(state_of "$flavour") $(cat $(fragments "$flavour") | sha1sum | cut -c1-40)"
+stamp="$(state_of "$flavour") $(cat $(fragments "$flavour") ${DEBIAN_CONFIG:-} | sha1sum | cut -c1-40)"
 built=$out/arch/x86/boot/bzImage
 case $flavour in deb-*) built=$debs/.done ;; esac
 if [ -f "$built" ] &&
@@ -173,7 +189,7 @@ kmake() { make -C "$tree" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" -j"$jobs"
 # A package's release is VERSION-kescape, not VERSION-kescape+: kbuild
 # adds the + for a source tree in git unless LOCALVERSION is set.
 case $flavour in deb-*) export LOCALVERSION= ;; esac
-kmake -s tinyconfig >/dev/null
+base_config "$flavour"
 (cd "$out" && "$tree/scripts/kconfig/merge_config.sh" -m -O "$out" .config \
 	$(fragments "$flavour")) >/dev/null
 kmake -s olddefconfig >/dev/null
@@ -182,7 +198,9 @@ verify_config
 # folder; the terminal gets a line a minute, and the warnings or, if the
 # build fails, the log's last lines.
 buildlog=$out.log
-if [ -f "$out/vmlinux" ]; then
+if [ "$flavour" = deb-debian ]; then
+	log "building $(grep -c '=m$' "$out/.config") modules and the kernel: hours on two cores"
+elif [ -f "$out/vmlinux" ]; then
 	log "building (incremental; a cold build takes about 15 minutes on two cores)"
 else
 	log "building from scratch: about 15 minutes on two cores ($jobs jobs here)"

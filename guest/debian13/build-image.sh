@@ -11,7 +11,9 @@
 #   build-image.sh INJECT OUTPUT
 # OUTPUT becomes a link to the cached image; OUTPUT.boot a folder with
 # Debian's kernel and initrd taken out of it (vmlinuz, initrd.img), which
-# QEMU boots with root=/dev/vda as a boot loader would.
+# QEMU boots with root=/dev/vda as a boot loader would, and the
+# configuration Debian built that kernel with (config: make deb
+# CONFIG=debian builds the series on it).
 set -euo pipefail
 inject=$1 out=$2
 here=$(cd "$(dirname "$0")" && pwd)
@@ -47,6 +49,7 @@ if [ ! -f "$cached" ]; then
 	mkdir -p "$cached.boot.tmp"
 	cp "$root"/boot/vmlinuz-* "$cached.boot.tmp/vmlinuz"
 	cp "$root"/boot/initrd.img-* "$cached.boot.tmp/initrd.img"
+	cp "$root"/boot/config-* "$cached.boot.tmp/config"
 	# Room for two more kernels and their initrds beside Debian's.
 	size=$(( $(du -sm "$root" | cut -f1) + 1024 ))
 	say "ext4 image of ${size} MiB"
