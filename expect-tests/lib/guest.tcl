@@ -56,6 +56,16 @@ proc boot {kernel {append ""} {qemu_args {}}} {
 	set ::boot_console [capture_until 0 [sync_line 0] 30]
 }
 
+# Kernel reports: not "INFO: NMI handler ... took too long to run": under
+# TCG, printing a backtrace from the NMI handler is slow, on vanilla as on
+# patched.
+set report_pattern {BUG:|WARNING:|UBSAN:|ODEBUG:|INFO: task |INFO: rcu_|Oops|general protection fault}
+
+# The lines of the console captured so far that are kernel reports.
+proc console_reports {} {
+	regexp -all -inline -line ".*(?:$::report_pattern).*" [read_file $::capture]
+}
+
 # The release of the kernel in IMAGE, a bzImage, as uname -r gives it: the
 # x86 boot protocol's header points at the version string (kernel_version,
 # at 0x20e, an offset from 0x200).

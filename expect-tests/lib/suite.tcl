@@ -31,6 +31,15 @@ proc feature {name args} {
 		[dict get $opts -kernels] $body [dict get $opts -qemu]]
 }
 
+# check NAME SCRIPT: SCRIPT returns 1, or why not; an error fails it too.
+proc check {name script} {
+	if {[catch {uplevel 1 $script} result]} {
+		tap 0 $name "error: $result"
+	} else {
+		tap [string is true -strict $result] $name "got: $result"
+	}
+}
+
 proc tap {ok name {diag ""}} {
 	global passed failed
 	set n [expr {$passed + $failed + 1}]
