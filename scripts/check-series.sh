@@ -204,8 +204,8 @@ for i in "${!series[@]}"; do
 	# PRINTK entry's "F: kernel/printk/" covers them (get_maintainer.pl
 	# names its maintainers), so checkpatch's question about it is moot.
 	# Debian's tarball has no git history, so checkpatch cannot look up
-	# a Fixes: commit id (patch 1's, c4fcc617e148, is upstream's); it
-	# still checks the tag's form.
+	# the commit ids patches 1, 2 and 6 cite (upstream's); it still checks
+	# the tags' form.
 	if (cd "$tree" && perl scripts/checkpatch.pl --strict --quiet \
 		--ignore FILE_PATH_CHANGES,UNKNOWN_COMMIT_ID \
 		"$patch_dir/$name" 2>/dev/null) >"$CACHE/checkpatch.log" 2>&1; then
@@ -214,6 +214,17 @@ for i in "${!series[@]}"; do
 		echo "not ok - $label: checkpatch --strict is clean on $name"
 		sed 's/^/#   /' "$CACHE/checkpatch.log"
 		status=1
+	fi
+	# checkpatch reads a commit message's form, not its words: git's
+	# editor text ("Lines starting with '#' will be ignored", the rebase
+	# plan) once slipped into three messages through a reworded rebase.
+	if sed -n '/^Subject:/,/^---$/p' "$patch_dir/$name" |
+	   grep -q -e "will be ignored" -e "rebase in progress" \
+		-e "Changes to be committed"; then
+		echo "not ok - $label: $name's message holds git's editor text"
+		status=1
+	else
+		echo "ok - $label: $name's message holds no editor text"
 	fi
 done
 apply_series 0
