@@ -106,6 +106,11 @@ proc start_netconsole {fields} {
 		append setup " && echo 1 > $t/userdata/${field}_enabled"
 	}
 	query "$setup && echo 1 > $t/enabled"
+	# The e1000 link comes up seconds after netconsole forces it, later
+	# on a loaded machine (the debug kernel under TCG): a message sent
+	# before it may be lost.  The attacks start once one got through.
+	run "inject kmsg kescape-nc-ready"
+	netconsole_message kescape-nc-ready 90
 }
 proc stop_listener {} {
 	if {$::listener_pid == 0} return
