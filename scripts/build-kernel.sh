@@ -11,6 +11,8 @@
 # with the data race detector (guest/kcsan.config; KCSAN and KASAN exclude
 # each other).  KESCAPE_PLANT=PATCH adds PATCH on top of the debug
 # kernel's series (a deliberate bug, to show the checkers catch one).
+# debug-vanilla is the vanilla kernel with the debug kernel's checkers: a
+# report the debug kernel gives is the series' only if it does not give it.
 #
 # KVER=6.12 and KVER=6.1 build the backports, Debian's linux-source-6.12
 # and linux-source-6.1 with patches/6.12 and patches/6.1, instead of
@@ -24,7 +26,7 @@
 # skips a build whose inputs did not change.
 set -euo pipefail
 
-flavour=${1:?usage: build-kernel.sh vanilla|patched|debug|kcsan|distro-vanilla|distro-patched|deb-vanilla|deb-patched|deb-debian}
+flavour=${1:?usage: build-kernel.sh vanilla|patched|debug|debug-vanilla|kcsan|distro-vanilla|distro-patched|deb-vanilla|deb-patched|deb-debian}
 top=$(cd "$(dirname "$0")/.." && pwd)
 : "${CACHE:?CACHE must name the cache folder}"
 jobs=${JOBS:-$(nproc)}
@@ -40,7 +42,7 @@ debs=$out.debs
 
 # The kernels built from the pristine tree.
 is_vanilla() {
-	case $1 in vanilla|distro-vanilla|deb-vanilla) ;; *) return 1 ;; esac
+	case $1 in vanilla|debug-vanilla|distro-vanilla|deb-vanilla) ;; *) return 1 ;; esac
 }
 
 log() { printf 'build-kernel(%s %s): %s\n' "$KVER" "$flavour" "$*" >&2; }
@@ -130,12 +132,13 @@ fragments() {
 	fi
 	# Debian's configuration has no KUnit for the series' suites.
 	case $1 in
-	vanilla|distro-vanilla|deb-vanilla|deb-debian) ;;
+	vanilla|debug-vanilla|distro-vanilla|deb-vanilla|deb-debian) ;;
 	*) echo "$top/guest/kescape.config"
 	   [ -f "$top/guest/kescape-$KVER.config" ] && echo "$top/guest/kescape-$KVER.config" ;;
 	esac
 	case $1 in
 	debug|kcsan) echo "$top/guest/$1.config" ;;
+	debug-vanilla) echo "$top/guest/debug.config" ;;
 	distro-*) echo "$top/guest/distro.config" ;;
 	deb-debian) echo "$top/guest/deb-patched.config"
 		    echo "$top/guest/deb-debian.config" ;;
