@@ -125,9 +125,13 @@ proc stop_listener {} {
 
 # The messages the listener got, each a list of its lines: the header and
 # text ("level,seq,time,flags;text"), then the sysdata lines (" key=value").
+# The listener may be writing a line as it is read: only the lines it
+# ended count.
 proc netconsole_messages {} {
 	set messages {}
-	foreach hex [split [string trim [read_file $::listener_file]] "\n"] {
+	set hexes [read_file $::listener_file]
+	set hexes [string range $hexes 0 [string last "\n" $hexes]]
+	foreach hex [split [string trim $hexes] "\n"] {
 		set bytes [binary decode hex $hex]
 		lappend messages [split [string trimright $bytes "\n"] "\n"]
 	}
