@@ -215,10 +215,13 @@ proc reaches_unchanged {bytes payload} {
 	return "no kernel line carries the payload unchanged"
 }
 
-# same GOT WANT: true if equal, otherwise both, for the diagnostic.
+# same GOT WANT: true if the bytes are equal, otherwise both, for the
+# diagnostic, with each backslash doubled before printable's \xNN: a raw
+# control byte and the text of its escape must not read alike there.
 proc same {got want} {
 	if {$got eq $want} { return 1 }
-	return "got:  $got\nwant: $want"
+	return "got:  [printable [string map {\\ \\\\} $got]]\nwant:\
+		[printable [string map {\\ \\\\} $want]]"
 }
 
 # judge_forged BYTES FORGED
