@@ -84,8 +84,10 @@ proc printable {text} {
 
 # A console line with what varies from boot to boot under TCG masked:
 # every run of (hex) digits and its sign, time stamps included, and the
-# padding of the caller id, whose width is that of the task's pid (the
-# task that logs "Switched to clocksource" may be pid 9 or pid 10).  And
+# padding of the time stamp and of the caller id, whose widths are those
+# of the seconds since boot (a record logged at 9.9 s on one kernel may
+# be logged at 10.1 s on the other) and of the task's pid (the task that
+# logs "Switched to clocksource" may be pid 9 or pid 10).  And
 # the day and month of the build in the "Linux version" banner: a vanilla
 # kernel built on Saturday and a patched one built on Sunday print the
 # same boot.
@@ -93,7 +95,8 @@ proc masked {line} {
 	regsub -all -- {-?[0-9a-f]*[0-9][0-9a-f]*} [string trimright $line "\r"] N line
 	regsub -- { [A-Z][a-z][a-z] [A-Z][a-z][a-z] +N N:N:N ([A-Z]+ )?N$} $line \
 		{ DAY MONTH N N:N:N N} line
-	regsub -- {^(\[ *N\.N\])\[ *([TC])N\]} $line {\1[\2N]}
+	regsub -- {^\[ *N\.N\]} $line {[N.N]} line
+	regsub -- {^(\[N\.N\])\[ *([TC])N\]} $line {\1[\2N]}
 }
 
 # Under TCG the TSC and the local APIC timer are calibrated against a
