@@ -109,8 +109,7 @@ proc readers_of_attack {} {
 
 # The kernel records on a console, masked (see boot_lines), wherever they
 # start: systemd's status lines share the console, and a record may start
-# in the middle of one.  The time stamp's and the caller id's padding,
-# which the width of their numbers sets, is masked too.
+# in the middle of one.
 proc console_records {bytes} {
 	set records {}
 	foreach line [split $bytes "\n"] {
@@ -121,8 +120,6 @@ proc console_records {bytes} {
 		lappend starts [string length $line]
 		foreach from [lrange $starts 0 end-1] to [lrange $starts 1 end] {
 			set record [masked [string range $line $from $to-1]]
-			regsub {^\[ *N\.N\]} $record {[N.N]} record
-			regsub {^\[N\.N\]\[ *([TC])N\]} $record {[N.N][\1N]} record
 			if {![regexp $::calibration_noise $record]} { lappend records $record }
 		}
 	}
