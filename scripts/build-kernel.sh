@@ -49,16 +49,20 @@ log() { printf 'build-kernel(%s %s): %s\n' "$KVER" "$flavour" "$*" >&2; }
 
 # While the kernel builds, once a minute: how many objects kbuild has
 # compiled (its "  CC      path" lines in the build's log $1) and for how
-# long.  Runs in the background until killed.
+# long; with $2, the number of modules the finished build has, how many
+# of them have all their objects (kbuild writes a module's NAME.mod
+# then), this run's and earlier runs' alike.  Runs until killed.
 progress() {
-	local start=$SECONDS n sleeper=
+	local start=$SECONDS n modules='' sleeper=''
 	trap 'kill $sleeper 2>/dev/null; exit 0' TERM
 	while :; do
 		sleep 60 &
 		sleeper=$!
 		wait $sleeper
 		n=$(grep -c '^  CC ' "$1" 2>/dev/null) || true
-		log "${n:-0} objects compiled, $(((SECONDS - start) / 60)) min"
+		[ -n "${2:-}" ] &&
+			modules=", $(find "$out" -name '*.mod' | wc -l) of $2 modules"
+		log "${n:-0} objects compiled$modules, $(((SECONDS - start) / 60)) min"
 	done
 }
 
@@ -201,15 +205,19 @@ verify_config
 # folder; the terminal gets a line a minute, and the warnings or, if the
 # build fails, the log's last lines.
 buildlog=$out.log
+modules=
 if [ "$flavour" = deb-debian ]; then
-	log "building $(grep -c '=m$' "$out/.config") modules and the kernel: hours on two cores"
+	# Debian's kernel of this configuration has these modules; this one
+	# has about as many.
+	modules=$(wc -l < "${DEBIAN_MODULES:?DEBIAN_MODULES must name the modules.order of the Debian kernel}")
+	log "building the kernel and about $modules modules: hours on two cores"
 elif [ -f "$out/vmlinux" ]; then
 	log "building (incremental; a cold build takes about 15 minutes on two cores)"
 else
 	log "building from scratch: about 15 minutes on two cores ($jobs jobs here)"
 fi
 log "a line a minute says how far it is; make's output goes to $buildlog"
-progress "$buildlog" &
+progress "$buildlog" "$modules" &
 progress_pid=$!
 status=0
 case $flavour in

@@ -11,9 +11,10 @@
 #   build-image.sh INJECT OUTPUT
 # OUTPUT becomes a link to the cached image; OUTPUT.boot a folder with
 # Debian's kernel and initrd taken out of it (vmlinuz, initrd.img), which
-# QEMU boots with root=/dev/vda as a boot loader would, and the
+# QEMU boots with root=/dev/vda as a boot loader would, the
 # configuration Debian built that kernel with (config: make deb
-# CONFIG=debian builds the series on it).
+# CONFIG=debian builds the series on it) and its list of modules
+# (modules.order: how far that build is).
 set -euo pipefail
 inject=$1 out=$2
 here=$(cd "$(dirname "$0")" && pwd)
@@ -50,6 +51,7 @@ if [ ! -f "$cached" ]; then
 	cp "$root"/boot/vmlinuz-* "$cached.boot.tmp/vmlinuz"
 	cp "$root"/boot/initrd.img-* "$cached.boot.tmp/initrd.img"
 	cp "$root"/boot/config-* "$cached.boot.tmp/config"
+	cp "$root"/lib/modules/*/modules.order "$cached.boot.tmp/modules.order"
 	# Room for two more kernels and their initrds beside Debian's.
 	size=$(( $(du -sm "$root" | cut -f1) + 1024 ))
 	say "ext4 image of ${size} MiB"
