@@ -143,11 +143,12 @@ fragments() {
 	case $1 in
 	debug|kcsan) echo "$top/guest/$1.config" ;;
 	debug-vanilla) echo "$top/guest/debug.config" ;;
-	distro-*) echo "$top/guest/distro.config" ;;
 	deb-debian) echo "$top/guest/deb-patched.config"
 		    echo "$top/guest/deb-debian.config" ;;
-	deb-*) echo "$top/guest/distro.config"
-	       echo "$top/guest/$1.config" ;;
+	distro-*|deb-*) echo "$top/guest/distro.config"
+		[ -f "$top/guest/distro-$KVER.config" ] &&
+			echo "$top/guest/distro-$KVER.config"
+		case $1 in deb-*) echo "$top/guest/$1.config" ;; esac ;;
 	esac
 	return 0
 }
