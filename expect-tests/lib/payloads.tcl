@@ -43,12 +43,15 @@ proc attack {vector payload} {
 #   Start the injector's task that takes NAME and waits (HOW: sleep-comm,
 #   or spin-comm, which keeps a CPU busy) in the background of the guest's
 #   shell, its pid in the shell variable VAR, and return once it says it
-#   runs under that name (a slow kernel takes a while to exec it).
+#   runs under that name (a slow kernel takes a while to exec it); return
+#   its pid.  A task that never says so is an error, not a verdict.
 proc start_named {how name var} {
 	set word [dict get {sleep-comm sleeping spin-comm spinning} $how]
-	run "inject $how '$name' 60 > /tmp/$var & $var=\$!; i=0;\
+	set said [query "inject $how '$name' 60 > /tmp/$var & $var=\$!; i=0;\
 		until grep -q $word /tmp/$var || \[ \$i -ge 300 \]; do\
-		sleep 0.1; i=\$((i+1)); done"
+		sleep 0.1; i=\$((i+1)); done; grep -q $word /tmp/$var &&\
+		echo \$$var"]
+	return [lindex [split $said "\n"] end]
 }
 
 # insmod kescape_emit.ko arg=ARG (guest/emit): the console bytes of its
