@@ -126,31 +126,34 @@ base_config() {
 	esac
 }
 
+# guest/NAME.config, and guest/NAME-$KVER.config where this kernel has one.
+fragment() {
+	echo "$top/guest/$1.config"
+	if [ -f "$top/guest/$1-$KVER.config" ]; then
+		echo "$top/guest/$1-$KVER.config"
+	fi
+}
+
 # Each kernel's own fragment, vanilla's too (6.12's and 6.1's build
 # vsprintf's self-test in, so both kernels print its lines at boot); the
 # series' fragments for the others.
 fragments() {
 	if [ "$1" != deb-debian ]; then
-		echo "$top/guest/kernel.config"
-		[ -f "$top/guest/kernel-$KVER.config" ] && echo "$top/guest/kernel-$KVER.config"
+		fragment kernel
 	fi
 	# Debian's configuration has no KUnit for the series' suites.
 	case $1 in
 	vanilla|debug-vanilla|distro-vanilla|deb-vanilla|deb-debian) ;;
-	*) echo "$top/guest/kescape.config"
-	   [ -f "$top/guest/kescape-$KVER.config" ] && echo "$top/guest/kescape-$KVER.config" ;;
+	*) fragment kescape ;;
 	esac
 	case $1 in
-	debug|kcsan) echo "$top/guest/$1.config" ;;
-	debug-vanilla) echo "$top/guest/debug.config" ;;
-	deb-debian) echo "$top/guest/deb-patched.config"
-		    echo "$top/guest/deb-debian.config" ;;
-	distro-*|deb-*) echo "$top/guest/distro.config"
-		[ -f "$top/guest/distro-$KVER.config" ] &&
-			echo "$top/guest/distro-$KVER.config"
-		case $1 in deb-*) echo "$top/guest/$1.config" ;; esac ;;
+	debug|kcsan) fragment "$1" ;;
+	debug-vanilla) fragment debug ;;
+	deb-debian) fragment deb-patched
+		    fragment deb-debian ;;
+	distro-*|deb-*) fragment distro
+		case $1 in deb-*) fragment "$1" ;; esac ;;
 	esac
-	return 0
 }
 
 verify_config() {
