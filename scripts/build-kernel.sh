@@ -193,6 +193,13 @@ for seed in $seeds; do
 	log "seeding the $flavour build from the objects of $(basename "$seed")"
 	cp -a "$seed" "$out"
 	rm -rf "$out/debian"
+	# The tools' build keys its command lines by absolute path: unless
+	# they name this folder, objtool is built again, and on 6.1, where
+	# every object depends on objtool's binary, so is every object.
+	if [ -d "$out/tools" ]; then
+		find "$out/tools" \( -name '.*.cmd' -o -name '*.d' \) \
+			-exec sed -i "s#$seed/#$out/#g" {} +
+	fi
 done
 mkdir -p "$out"
 rm -f "$out/.kescape-stamp"
