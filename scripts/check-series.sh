@@ -39,6 +39,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 export CCACHE_DIR=$CACHE/ccache
 # shellcheck source=tree.sh
 . "$top/scripts/tree.sh"
+lock_tree
 "$top/scripts/build-kernel.sh" patched >/dev/null 2>&1
 
 # TAP names: "series" for 6.12, "series 6.1" for the port.
@@ -147,6 +148,9 @@ case $full,$KVER in
 1,6.1) matrix=(debian) ;;
 1,*) matrix=(debian rt allmod) ;;
 esac
+# The results to come: for every prefix, a build on each configuration,
+# checkpatch and the editor-text check.
+echo "1..$((${#series[@]} * (3 + ${#matrix[@]})))"
 status=0
 for name in ${matrix[@]+"${matrix[@]}"}; do
 	if ! prepare "$name" 2>"$CACHE/prepare$kver_suffix-$name.log"; then
