@@ -168,6 +168,7 @@ verify_config() {
 	return $missing
 }
 
+lock_tree
 unpack_tree
 stamp="$(state_of "$flavour") $(cat $(fragments "$flavour") ${DEBIAN_CONFIG:-} | sha1sum | cut -c1-40)"
 built=$out/arch/x86/boot/bzImage

@@ -30,6 +30,22 @@ debian_config=$configs/config.amd64_none_amd64.xz
 rt_config=$configs/config.amd64_rt_amd64.xz
 [ -f "$rt_config" ] || rt_config=$configs/config.amd64_none_rt-amd64.xz
 
+# Hold the lock of $tree until this script exits: the one work tree is
+# switched between the vanilla state, the series' and its prefixes, so a
+# second build on the same cache would build from the first one's state.
+# A script run by one that holds the lock (check-series.sh runs
+# build-kernel.sh) shares it; any other waits, and says for what.
+lock_tree() {
+	[ "${KESCAPE_TREE_LOCK:-}" = "$tree" ] && return
+	mkdir -p "$CACHE"
+	exec 9>>"$tree.lock"
+	if ! flock -n 9; then
+		echo "$(basename "$0"): waiting for another build on $tree to end (lock: $tree.lock)" >&2
+		flock 9
+	fi
+	export KESCAPE_TREE_LOCK=$tree
+}
+
 # Make sure the tarball is there: sid's packages are fetched into the
 # cache (the release packages come with make deps).
 fetch_sources() {
