@@ -59,7 +59,7 @@ INITRAMFS := $(BUILD)/initramfs$(KSUFFIX).cpio
 .PHONY: all deps kernels vanilla patched debug kcsan initramfs tools demo \
 	check check-debug check-kcsan check-series bench soak run clean \
 	distro-kernels distro-rootfs check-distro run-distro deb debian13-image \
-	check-deb help
+	check-deb count-format-controls help
 
 all: kernels initramfs tools
 
@@ -315,6 +315,34 @@ bench: kernels initramfs
 	$(MAKE) -s -C tools bench
 	tools/vsprintf-cost.sh $(KBUILD)-vanilla $(KBUILD)-patched
 	expect-tests/bench.exp $(VANILLA) $(PATCHED) $(INITRAMFS)
+
+# The cover letter's count of the printk-family formats that hold a
+# control byte: scripts/printk-format-controls.cocci, run by Coccinelle's
+# spatch on a pristine copy of KERNEL's source in a temporary folder.
+# spatch parses only the files in which grep finds a string literal with
+# such an escape (the script decides), and reads scoped_guard() as a
+# loop.  Fails if KERNEL's cover letter gives another count.
+COCCI_JOBS ?= 1
+COVER_LETTER := patches/$(if $(filter 7.2,$(KERNEL)),,$(KERNEL)/)0000-cover-letter.patch
+count-format-controls: deps
+	@command -v spatch >/dev/null || apt-get install -y coccinelle >/dev/null
+	@set -e; src=$$(mktemp -d); trap 'rm -rf "$$src"' EXIT; \
+	tar -xf "$$(bash -c 'top=$$PWD; . scripts/tree.sh; fetch_sources >&2; echo $$tarball')" \
+		-C "$$src" --strip-components=1; \
+	printf '#define scoped_guard(n, a...) for (;;)\n#define scoped_cond_guard(n, f, a...) for (;;)\n' \
+		> "$$src/.macros.h"; \
+	(cd "$$src" && LC_ALL=C grep -rlP --include='*.[ch]' --exclude-dir=tools \
+		--exclude-dir=scripts --exclude-dir=usr \
+		'"([^"\\\n]|\\.)*(\\[abefrvE0-7x]|\\\\x%|[\x01-\x08\x0b-\x1f\x7f])' . | \
+		sed 's/$$/\n/' > .files; \
+	nice -n 19 spatch --very-quiet -D report --no-includes --include-headers \
+		--jobs $(COCCI_JOBS) --macro-file .macros.h --file-groups .files \
+		--sp-file $(CURDIR)/scripts/printk-format-controls.cocci) | tee "$$src/.out"; \
+	got=$$(sed -n 's/^\([0-9]*\) formats in \([0-9]*\) files.*/\1 formats in \2 files/p' "$$src/.out"); \
+	want=$$(tr '\n' ' ' < $(COVER_LETTER) | sed -n 's/.*In $(KERNEL), \([0-9]*\) format strings of printk-family calls, in \([0-9]*\) files.*/\1 formats in \2 files/p'); \
+	if [ -z "$$want" ]; then echo "$(COVER_LETTER) gives no count for $(KERNEL)"; \
+	elif [ "$$got" = "$$want" ]; then echo "ok: $(COVER_LETTER) gives the same count"; \
+	else echo "FAILED: $(COVER_LETTER) says $$want, Coccinelle $$got"; exit 1; fi
 
 clean:
 	rm -rf $(BUILD)
