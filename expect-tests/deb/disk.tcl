@@ -91,6 +91,6 @@ proc apt_get {args} {
 # The names of the modules loaded now, once udev has handled every
 # device.
 proc loaded_modules {} {
-	run "udevadm settle --timeout=120"
+	run "udevadm settle --timeout=120" 180
 	lsort [split [string trim [answer_of "lsmod | tail -n +2 | cut -d' ' -f1"]] "\n"]
 }
