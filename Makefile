@@ -25,17 +25,25 @@ export CACHE
 # patches/), 6.12 (linux-source-6.12, patches/6.12/) or 6.1 (Debian 12's
 # own, linux-source-6.1, patches/6.1/).  Each has its own work tree and
 # build folders in $(CACHE) (scripts/tree.sh) and its own guest.
+# make deb builds the series of the running kernel (6.12 on Debian 13,
+# 6.1 on Debian 12) unless KERNEL= says otherwise.
+ifeq ($(origin KERNEL)$(filter deb,$(MAKECMDGOALS)),undefineddeb)
+KERNEL := $(shell uname -r | sed -n 's/^\(7\.2\|6\.12\|6\.1\)[.-].*/\1/p')
+ifeq ($(KERNEL),)
+$(error make deb: the running kernel, $(shell uname -r), has no series here; give KERNEL=6.12, 6.1 or 7.2)
+endif
+endif
 KERNEL ?= 7.2
 ifeq ($(KERNEL),7.2)
 KSUFFIX := -7.2
 # Fetched from sid by scripts/fetch-sid.sh, not installed.
-KPACKAGES :=
+KSOURCE :=
 else ifeq ($(KERNEL),6.12)
 KSUFFIX :=
-KPACKAGES := linux-source-$(KERNEL) linux-config-$(KERNEL)
+KSOURCE := linux-source-$(KERNEL)
 else ifeq ($(KERNEL),6.1)
 KSUFFIX := -6.1
-KPACKAGES := linux-source-$(KERNEL) linux-config-$(KERNEL)
+KSOURCE := linux-source-$(KERNEL)
 else
 $(error KERNEL=$(KERNEL): the series exists for 7.2, 6.12 and 6.1)
 endif
@@ -43,10 +51,16 @@ export KVER := $(KERNEL)
 # The build folder of a flavour is $(KBUILD)-FLAVOUR.
 KBUILD := $(CACHE)/build$(KSUFFIX)
 
-PACKAGES := $(KPACKAGES) gcc make flex bison bc libelf-dev libssl-dev \
-	cpio qemu-system-x86 expect busybox-static ccache tmux python3 util-linux \
-	git xz-utils perl clang libclang-rt-14-dev valgrind unicode-data \
-	mandoc
+# What building a kernel needs (Debian's kernel source, the compiler);
+# make deb adds bindeb-pkg's tools, make deps the test rig's (QEMU, expect,
+# the tools' checkers; linux-config-*, Debian's configurations, which
+# check-series.sh builds).
+KERNEL_PACKAGES := $(KSOURCE) gcc make flex bison bc libelf-dev libssl-dev \
+	cpio ccache git xz-utils perl
+DEB_PACKAGES := $(KERNEL_PACKAGES) kmod dpkg-dev debhelper rsync libdw-dev
+RIG_PACKAGES := $(KERNEL_PACKAGES) $(if $(KSOURCE),linux-config-$(KERNEL)) \
+	qemu-system-x86 expect busybox-static tmux python3 util-linux clang \
+	libclang-rt-14-dev valgrind unicode-data mandoc
 
 # The kernel make run and make run-distro boot: patched or vanilla.
 FLAVOUR ?= patched
@@ -58,8 +72,8 @@ INITRAMFS := $(BUILD)/initramfs$(KSUFFIX).cpio
 
 .PHONY: all deps kernels vanilla patched debug kcsan initramfs tools demo \
 	check check-debug check-kcsan check-series bench soak run clean \
-	distro-kernels distro-rootfs check-distro run-distro deb debian13-image \
-	check-deb count-format-controls help
+	distro-kernels distro-rootfs check-distro run-distro deb deb-deps deb-rig \
+	debian13-image debian13-lsmod check-deb count-format-controls help
 
 all: kernels initramfs tools
 
@@ -67,7 +81,7 @@ all: kernels initramfs tools
 # command line reach the scripts as environment variables: JOBS and
 # CCACHE_MAXSIZE (scripts/build-kernel.sh), KERNEL_TARBALL
 # (scripts/tree.sh), KESCAPE_PLANT (the debug kernel), LOAD
-# (expect-tests/soak), DEBIAN_MIRROR (scripts/fetch-sid.sh).
+# (expect-tests/soak), DEBIAN_MIRROR (scripts/apt-mirror.sh).
 help:
 	@echo 'Targets (each takes KERNEL=7.2, 6.12 or 6.1; how long each takes: doc/timings.md):'
 	@echo '  make demo            build vanilla and patched kernels, boot each, fire the attack, show the consoles'
@@ -77,8 +91,12 @@ help:
 	@echo '  make check-debug     the expect tests on the patched kernel with KASAN, UBSAN, lockdep (guest/debug.config)'
 	@echo '  make check-kcsan     the expect tests on the patched kernel with KCSAN, two vCPUs (guest/kcsan.config)'
 	@echo '  make check-distro    Debian 12 with systemd on a vanilla and a patched kernel (needs the Debian archive)'
-	@echo '  make check-deb       Debian 13 from a disk: its own kernel, then make deb'"'"'s packages installed with apt (KERNEL=6.12)'
-	@echo '  make deb             Debian packages of the patched kernel (-kescape) and a vanilla one (-vanilla), by bindeb-pkg'
+	@echo '  make deb             this machine'"'"'s -kescape package, by bindeb-pkg, into build/debs/: the running kernel'"'"'s'
+	@echo '                       configuration and series (CONFIG=FILE, LSMOD=FILE|running, KERNEL= below); as root'
+	@echo '  make deb CONFIG=debian  the -kescape package on Debian 13'"'"'s whole configuration (hours)'
+	@echo '  make deb-rig         the rig'"'"'s -kescape and -vanilla packages on its small configuration (what check-deb compares)'
+	@echo '  make check-deb       Debian 13 from a disk: its own kernel, then make deb-rig'"'"'s packages and (KERNEL=6.12)'
+	@echo '                       make deb'"'"'s on the image'"'"'s configuration and lsmod, installed with apt and booted'
 	@echo '  make run             the test guest on this terminal with a shell (Ctrl-a x leaves)'
 	@echo '  make run-distro      the Debian guest on this terminal; log in as root, no password'
 	@echo '  make bench           helper cost under callgrind, kescape-filter against cat -v, printk() cost in the guest'
@@ -93,8 +111,10 @@ help:
 	@echo '  make distro-kernels  the vanilla and patched kernels of the Debian guest (guest/distro.config)'
 	@echo '  make distro-rootfs   the Debian 12 root file system of make check-distro (mmdebstrap)'
 	@echo '  make debian13-image  the Debian 13 disk image of make check-deb (mmdebstrap)'
+	@echo '  make debian13-lsmod  the configuration and lsmod of Debian'"'"'s kernel booted in that image'
 	@echo '  make tools           build/tools/: kescape-filter, kescape-decode, kmsg-raw, flood-check, bench'
-	@echo '  make deps            install the Debian packages the rig needs (as root)'
+	@echo '  make deps            install the Debian packages the rig needs (as root; make deb installs only its own)'
+	@echo '  make deb-deps        install only what make deb needs (as root)'
 	@echo '  make clean           remove build/ (the cache of kernels stays)'
 	@echo 'The tools alone (make -C tools TARGET):'
 	@echo '  make -C tools check  the tools tests (sanitizers, short fuzzing, the targets below, man pages)'
@@ -107,7 +127,10 @@ help:
 	@echo '  make -C tools install  the three tools and their man pages into PREFIX'
 	@echo '  make -C tools clean  remove build/tools/'
 	@echo 'Variables (make VAR=value ...):'
-	@echo '  KERNEL=7.2           which series: 7.2 (patches/), 6.12 (patches/6.12), 6.1 (patches/6.1)'
+	@echo '  KERNEL=7.2           which series: 7.2 (patches/), 6.12 (patches/6.12), 6.1 (patches/6.1); make deb: the running kernel'"'"'s'
+	@echo '  CONFIG=FILE          make deb: the configuration to build (default /boot/config-$$(uname -r)); debian: Debian 13'"'"'s'
+	@echo '  LSMOD=FILE           make deb: trim the configuration to the modules in FILE (lsmod'"'"'s output) by make localmodconfig;'
+	@echo '                       LSMOD=running: the modules this machine has loaded'
 	@echo '  FLAVOUR=patched      the kernel make run and make run-distro boot: patched or vanilla'
 	@echo '  APPEND="..."         more of the kernel command line for make run and make run-distro'
 	@echo '  CONFIG=debian        make deb: the -kescape package alone, on Debian 13'"'"'s own configuration (4230 modules)'
@@ -115,7 +138,7 @@ help:
 	@echo '  JOBS=N               parallel jobs of a kernel build (default: nproc)'
 	@echo '  KERNEL_TARBALL=FILE  unpack this source tarball, not Debian'"'"'s linux-source-KERNEL (when CACHE has no tree yet)'
 	@echo '  CCACHE_MAXSIZE=5G    size of the kernels'"'"' ccache in CACHE'
-	@echo '  DEBIAN_MIRROR=URL    the Debian mirror to fetch from (default: the one the machine'"'"'s apt sources name)'
+	@echo '  DEBIAN_MIRROR=URL    the Debian archive the rig fetches from (default: the one /etc/apt/sources* name)'
 	@echo '  RUNS=20              how many times make soak runs the expect suite'
 	@echo '  LOAD=1               make soak with a busy loop per core beside it'
 	@echo '  KESCAPE_PLANT=PATCH  build the debug kernel with PATCH on top (guest/planted/: check-debug must fail)'
@@ -123,18 +146,25 @@ help:
 	@echo '  FUZZ_SECONDS=10      seconds per fuzzer in make -C tools check and make -C tools fuzz'
 	@echo '  PREFIX=/usr/local    where make -C tools install puts the tools (DESTDIR=DIR: under DIR)'
 
-# Install what is missing (as root, on Debian 12).
+# Install what is missing (as root; the rig runs on Debian 12): the rig's
+# packages and make deb's, or make deb's alone.
+define install-missing
+@missing=$$(for p in $(1); do \
+	dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
+	grep -q 'ok installed' || echo $$p; done); \
+if [ -n "$$missing" ]; then \
+	echo "installing:$$missing"; \
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -qq --no-install-recommends $$missing; \
+fi
+@mkdir -p $(BUILD) && touch $@
+endef
 deps: $(BUILD)/.deps$(KSUFFIX)
 $(BUILD)/.deps$(KSUFFIX):
-	@missing=$$(for p in $(PACKAGES); do \
-		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
-		grep -q 'ok installed' || echo $$p; done); \
-	if [ -n "$$missing" ]; then \
-		echo "installing:$$missing"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-			apt-get install -y -qq --no-install-recommends $$missing; \
-	fi
-	@mkdir -p $(BUILD) && touch $@
+	$(call install-missing,$(RIG_PACKAGES))
+deb-deps: $(BUILD)/.deb-deps$(KSUFFIX)
+$(BUILD)/.deb-deps$(KSUFFIX):
+	$(call install-missing,$(DEB_PACKAGES))
 
 # The build script decides from stamps whether anything must be rebuilt.
 vanilla: deps
@@ -258,47 +288,74 @@ run-distro: distro-kernels distro-rootfs
 		-kernel $(KBUILD)-distro-$(FLAVOUR)/arch/x86/boot/bzImage \
 		-initrd $(DISTRO_ROOTFS) -append "console=ttyS0 $(APPEND)"
 
-# Debian packages made by the kernel's own bindeb-pkg on the Debian guest's
-# configuration (guest/distro.config): linux-image-VERSION-kescape from the
-# patched tree, and linux-image-VERSION-vanilla from the same tree unpatched
-# (guest/deb-*.config), each with its headers; left in the two folders
-# below.  Not part of make check.
-# make deb CONFIG=debian: the kescape package alone, on the configuration
-# Debian 13 built its own kernel with (the Debian 13 image's /boot/config-*,
-# guest/deb-debian.config): about 4230 modules, hours on two cores.
+# make deb: the -kescape package of this machine's kernel, by the kernel's
+# own bindeb-pkg: the running kernel's configuration (CONFIG=FILE another),
+# trimmed by make localmodconfig to the modules in LSMOD=FILE (lsmod's
+# output; LSMOD=running: this machine's), released as VERSION-kescape
+# (guest/deb-patched.config) without debug information
+# (guest/deb-debian.config); left in build/debs/.  Installs only what
+# building it needs (DEB_PACKAGES).
+# make deb CONFIG=debian: the same on Debian 13's whole configuration (the
+# Debian 13 image's /boot/config-*): about 4230 modules, hours on two
+# cores, left in $(KBUILD)-deb-debian.debs/.
+# make deb-rig: the rig's two packages on the Debian guest's small
+# configuration (guest/distro.config): linux-image-VERSION-kescape from
+# the patched tree and linux-image-VERSION-vanilla from the same tree
+# unpatched (guest/deb-*.config), which make check-deb compares.
 DEB_PATCHED := $(KBUILD)-deb-patched.debs
 DEB_VANILLA := $(KBUILD)-deb-vanilla.debs
-DEB_PACKAGING := dpkg-dev debhelper kmod rsync libdw-dev
+DEB_ADMIN := $(KBUILD)-deb-admin.debs
+DEB_CONFIG := $(or $(CONFIG),/boot/config-$(shell uname -r))
+DEB_LSMOD := $(if $(filter running,$(LSMOD)),$(BUILD)/lsmod.running,$(if $(LSMOD),$(abspath $(LSMOD))))
 ifeq ($(CONFIG),debian)
-deb: deps debian13-image
-	@dpkg -s $(DEB_PACKAGING) >/dev/null 2>&1 || \
-		apt-get install -y $(DEB_PACKAGING) >/dev/null
+deb: deb-deps debian13-image
 	DEBIAN_CONFIG=$(DEBIAN13).boot/config \
 	DEBIAN_MODULES=$(DEBIAN13).boot/modules.order \
 		scripts/build-kernel.sh deb-debian
 	@ls -s --block-size=K $(KBUILD)-deb-debian.debs/*.deb
 else
-deb: deps
-	@dpkg -s $(DEB_PACKAGING) >/dev/null 2>&1 || \
-		apt-get install -y $(DEB_PACKAGING) >/dev/null
-	scripts/build-kernel.sh deb-vanilla
-	scripts/build-kernel.sh deb-patched
-	@mkdir -p $(BUILD)/debs
-	@ln -sf $(DEB_PATCHED)/*.deb $(DEB_VANILLA)/linux-*-vanilla_*.deb $(BUILD)/debs/
+deb: deb-deps
+	@[ -f "$(DEB_CONFIG)" ] || { echo "make deb: no $(DEB_CONFIG), the configuration to build;" \
+		"give CONFIG=FILE (a kernel's .config, such as a Debian machine's /boot/config-*)" >&2; exit 2; }
+	@[ -z "$(LSMOD)" ] || [ -f "$(DEB_LSMOD)" ] || [ "$(LSMOD)" = running ] || \
+		{ echo "make deb: no $(DEB_LSMOD); LSMOD=FILE is lsmod's output, LSMOD=running this machine's" >&2; exit 2; }
+	@if [ "$(LSMOD)" = running ]; then lsmod > $(DEB_LSMOD); fi
+	DEBIAN_CONFIG=$(abspath $(DEB_CONFIG)) DEBIAN_LSMOD=$(DEB_LSMOD) \
+		scripts/build-kernel.sh deb-admin
+	@rm -rf $(BUILD)/debs && mkdir -p $(BUILD)/debs
+	@ln -sf $(DEB_ADMIN)/*.deb $(BUILD)/debs/
 	@ls -sL --block-size=K $(BUILD)/debs/*.deb
 endif
+deb-rig: deb-deps
+	scripts/build-kernel.sh deb-vanilla
+	scripts/build-kernel.sh deb-patched
+	@ls -s --block-size=K $(DEB_PATCHED)/*.deb $(DEB_VANILLA)/linux-*-vanilla_*.deb
 
 # Debian 13 on a disk image, with Debian's own kernel (guest/debian13/),
 # cached in $(CACHE) under the hash of its recipe; then the packages
 # installed in it with apt, booted, and removed (expect-tests/deb/).
-# make check-deb KERNEL=6.12 is Debian 13's own kernel version.
+# make check-deb KERNEL=6.12 is Debian 13's own kernel version: it also
+# takes the image's configuration and lsmod under Debian's kernel (kept
+# beside the image, expect-tests/deb/lsmod.exp), builds the admin's
+# package from them with make deb, and boots it as the machine
+# (expect-tests/deb/machine.exp).
 DEBIAN13 := $(BUILD)/debian13.img
 debian13-image: deps $(BUILD)/inject
 	@command -v mmdebstrap >/dev/null || apt-get install -y mmdebstrap >/dev/null
 	guest/debian13/build-image.sh $(BUILD)/inject $(DEBIAN13)
-check-deb: deb debian13-image
+debian13-lsmod: debian13-image
+	@[ -s $(DEBIAN13).boot/lsmod ] || \
+		expect-tests/deb/lsmod.exp $(DEBIAN13) $(DEBIAN13).boot $(DEBIAN13).boot/lsmod
+ifeq ($(KERNEL),6.12)
+check-deb: deb-rig debian13-lsmod
+	$(MAKE) deb KERNEL=$(KERNEL) CONFIG=$(DEBIAN13).boot/config LSMOD=$(DEBIAN13).boot/lsmod
+	expect-tests/run-suite --deb $(DEBIAN13) $(DEBIAN13).boot \
+		$(DEB_PATCHED) $(DEB_VANILLA) $(DEB_ADMIN)
+else
+check-deb: deb-rig debian13-image
 	expect-tests/run-suite --deb $(DEBIAN13) $(DEBIAN13).boot \
 		$(DEB_PATCHED) $(DEB_VANILLA)
+endif
 
 # The test guest on this terminal, with a shell, to try payloads by hand:
 # make run (the patched kernel), make run FLAVOUR=vanilla, APPEND="..." for

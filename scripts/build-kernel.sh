@@ -6,7 +6,11 @@
 # the kernel's own bindeb-pkg (make deb), released as -vanilla and
 # -kescape (guest/deb-*.config); or deb-debian, the -kescape package on
 # Debian's own configuration, the file DEBIAN_CONFIG names (make deb
-# CONFIG=debian; guest/deb-debian.config).  The debug kernel is the patched one with the
+# CONFIG=debian; guest/deb-debian.config); or deb-admin, the -kescape
+# package of make deb on a machine's own configuration, the file
+# DEBIAN_CONFIG names, trimmed by the kernel's make localmodconfig to the
+# modules of the lsmod output DEBIAN_LSMOD names, if it names one (the same
+# fragments as deb-debian).  The debug kernel is the patched one with the
 # runtime checkers of guest/debug.config, the kcsan kernel the patched one
 # with the data race detector (guest/kcsan.config; KCSAN and KASAN exclude
 # each other).  KESCAPE_PLANT=PATCH adds PATCH on top of the debug
@@ -26,7 +30,7 @@
 # skips a build whose inputs did not change.
 set -euo pipefail
 
-flavour=${1:?usage: build-kernel.sh vanilla|patched|debug|debug-vanilla|kcsan|distro-vanilla|distro-patched|deb-vanilla|deb-patched|deb-debian}
+flavour=${1:?usage: build-kernel.sh vanilla|patched|debug|debug-vanilla|kcsan|distro-vanilla|distro-patched|deb-vanilla|deb-patched|deb-debian|deb-admin}
 top=$(cd "$(dirname "$0")/.." && pwd)
 : "${CACHE:?CACHE must name the cache folder}"
 jobs=${JOBS:-$(nproc)}
@@ -118,12 +122,20 @@ plant() {
 }
 
 # The configuration the fragments go on: Debian's for deb-debian, the
-# smallest there is for the others.
+# machine's for deb-admin, trimmed to the modules it has loaded (the
+# kernel's own localmodconfig, which keeps what is built in and the
+# modules lsmod lists, and what they depend on); the smallest there is
+# for the others.
 base_config() {
 	case $1 in
-	deb-debian) cp "${DEBIAN_CONFIG:?DEBIAN_CONFIG must name the Debian kernel configuration}" "$out/.config" ;;
+	deb-debian|deb-admin) cp "${DEBIAN_CONFIG:?DEBIAN_CONFIG must name the Debian kernel configuration}" "$out/.config" ;;
 	*) kmake -s tinyconfig >/dev/null ;;
 	esac
+	if [ "$1" = deb-admin ] && [ -n "${DEBIAN_LSMOD:-}" ]; then
+		log "make localmodconfig: the modules of $DEBIAN_LSMOD ($(($(wc -l < "$DEBIAN_LSMOD") - 1)) loaded)"
+		kmake -s LSMOD="$DEBIAN_LSMOD" localmodconfig >"$out.localmodconfig.log" 2>&1 ||
+			{ log "localmodconfig FAILED:"; tail -n 20 "$out.localmodconfig.log" >&2; return 1; }
+	fi
 }
 
 # guest/NAME.config, and guest/NAME-$KVER.config where this kernel has one.
@@ -138,18 +150,18 @@ fragment() {
 # vsprintf's self-test in, so both kernels print its lines at boot); the
 # series' fragments for the others.
 fragments() {
-	if [ "$1" != deb-debian ]; then
+	if [ "$1" != deb-debian ] && [ "$1" != deb-admin ]; then
 		fragment kernel
 	fi
 	# Debian's configuration has no KUnit for the series' suites.
 	case $1 in
-	vanilla|debug-vanilla|distro-vanilla|deb-vanilla|deb-debian) ;;
+	vanilla|debug-vanilla|distro-vanilla|deb-vanilla|deb-debian|deb-admin) ;;
 	*) fragment kescape ;;
 	esac
 	case $1 in
 	debug|kcsan) fragment "$1" ;;
 	debug-vanilla) fragment debug ;;
-	deb-debian) fragment deb-patched
+	deb-debian|deb-admin) fragment deb-patched
 		    fragment deb-debian ;;
 	distro-*|deb-*) fragment distro
 		case $1 in deb-*) fragment "$1" ;; esac ;;
@@ -170,7 +182,10 @@ verify_config() {
 
 lock_tree
 unpack_tree
+# deb-admin's inputs: the configuration and the names of the modules.
 stamp="$(state_of "$flavour") $(cat $(fragments "$flavour") ${DEBIAN_CONFIG:-} | sha1sum | cut -c1-40)"
+[ "$flavour" = deb-admin ] &&
+	stamp="$stamp $(awk 'NR > 1 { print $1 }' "${DEBIAN_LSMOD:-/dev/null}" | sort | sha1sum | cut -c1-40)"
 built=$out/arch/x86/boot/bzImage
 case $flavour in deb-*) built=$debs/.done ;; esac
 if [ -f "$built" ] &&
@@ -223,6 +238,8 @@ if [ "$flavour" = deb-debian ]; then
 	# has about as many.
 	modules=$(wc -l < "${DEBIAN_MODULES:?DEBIAN_MODULES must name the modules.order of the Debian kernel}")
 	log "building the kernel and about $modules modules: hours on two cores"
+elif [ "$flavour" = deb-admin ]; then
+	log "building $DEBIAN_CONFIG${DEBIAN_LSMOD:+, trimmed}: $(grep -c '=m$' "$out/.config") options as modules"
 elif [ -f "$out/vmlinux" ]; then
 	log "building (incremental; a cold build takes about 15 minutes on two cores)"
 else

@@ -6,16 +6,17 @@
 # the files are checked against sid's signed index as any package is.
 # Nothing is installed (installing from sid would upgrade libc6 and
 # about fifty other packages); dpkg -x unpacks the two packages into
-# $CACHE/sid/usr/src.
+# $CACHE/sid/usr/src.  The mirror is the one this machine's apt sources
+# name, or DEBIAN_MIRROR (scripts/apt-mirror.sh).
 set -euo pipefail
 : "${CACHE:?CACHE must name the cache folder}"
 : "${KVER:?KVER must name the kernel version}"
-mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 apt=$CACHE/sid-apt
 dest=$CACHE/sid
 tarball=$dest/usr/src/linux-source-$KVER.tar.xz
 
 [ -f "$tarball" ] && [ -f "$dest/.kescape-$KVER" ] && exit 0
+mirror=$("$(dirname "$0")/apt-mirror.sh")
 mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/debs" "$dest"
 echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror sid main" \
 	> "$apt/sources.list"

@@ -25,19 +25,30 @@ key=$(cat "$0" "$distro"/*.service "$distro"/control "$inject" | sha1sum | cut -
 cached=$CACHE/debian13-$key.img
 say() { printf 'debian13 image: %s\n' "$*" >&2; }
 if [ ! -f "$cached" ]; then
+	# The mirror this machine's apt sources name, or DEBIAN_MIRROR.
+	mirror=$("$here/../../scripts/apt-mirror.sh")
 	root=$(mktemp -d "$CACHE/debian13-root.XXXXXX")
 	trap 'rm -rf "$root" "$cached.tmp" "$cached.boot.tmp"' EXIT
 	say "mmdebstrap trixie with linux-image-amd64 (a few minutes)"
 	# The root password is empty: the admin logs in on the serial getty.
 	# systemd logs to the kernel log only, as in the Debian 12 guest, so
-	# which of its lines reach the console depends on no race.
+	# which of its lines reach the console depends on no race.  The
+	# network is systemd-networkd's, DHCP on QEMU's user network, as a
+	# machine's would be; nothing waits for it (wait-online is masked),
+	# so a kernel without the NIC's driver boots as well.  Under TCG on a
+	# busy machine a boot can take minutes: systemd waits up to ten for a
+	# device (the getty's ttyS0) or a unit's start, not one and a half.
 	mmdebstrap --variant=minbase --mode=root \
 		--include=systemd-sysv,udev,dbus,util-linux,procps,kmod,e2fsprogs,initramfs-tools,zstd,linux-image-amd64 \
 		--customize-hook='chroot "$1" passwd -d root' \
 		--customize-hook='echo kescape-debian13 > "$1/etc/hostname"' \
 		--customize-hook='echo "/dev/vda / ext4 rw 0 1" > "$1/etc/fstab"' \
 		--customize-hook='echo LogTarget=kmsg >> "$1/etc/systemd/system.conf"' \
-		trixie "$root" http://deb.debian.org/debian
+		--customize-hook='printf "DefaultDeviceTimeoutSec=600s\nDefaultTimeoutStartSec=600s\n" >> "$1/etc/systemd/system.conf"' \
+		--customize-hook='printf "[Match]\nType=ether\n[Network]\nDHCP=ipv4\n" > "$1/etc/systemd/network/50-wired.network"' \
+		--customize-hook='chroot "$1" systemctl enable systemd-networkd.service' \
+		--customize-hook='chroot "$1" systemctl mask systemd-networkd-wait-online.service' \
+		trixie "$root" "$mirror"
 	rm -rf "$root"/usr/share/doc/* "$root"/usr/share/man/* \
 		"$root"/usr/share/locale/* "$root"/var/cache/apt/archives/*.deb
 	install -m 755 "$inject" "$root/usr/local/bin/inject"

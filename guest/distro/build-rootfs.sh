@@ -15,6 +15,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 key=$(cat "$0" "$here"/*.service "$here"/control "$inject" | sha1sum | cut -c1-16)
 cached=$CACHE/distro-rootfs-$key.cpio
 if [ ! -f "$cached" ]; then
+	# The mirror this machine's apt sources name, or DEBIAN_MIRROR.
+	mirror=$("$here/../../scripts/apt-mirror.sh")
 	root=$(mktemp -d "$CACHE/distro-root.XXXXXX")
 	trap 'rm -rf "$root"' EXIT
 	# The root password is empty: the admin logs in on the serial getty.
@@ -26,7 +28,7 @@ if [ ! -f "$cached" ]; then
 		--customize-hook='chroot "$1" passwd -d root' \
 		--customize-hook='echo kescape-debian > "$1/etc/hostname"' \
 		--customize-hook='echo LogTarget=kmsg >> "$1/etc/systemd/system.conf"' \
-		bookworm "$root" http://deb.debian.org/debian
+		bookworm "$root" "$mirror"
 	# What the guest does not need, to keep the image small.
 	rm -rf "$root"/usr/share/doc/* "$root"/usr/share/man/* \
 		"$root"/usr/share/locale/* "$root"/var/cache/apt/* \
