@@ -62,8 +62,8 @@ listed() {
 	grep -v -e '^#' -e '^[[:space:]]*$' "$1/series" | sed "s|^|$1/|"
 }
 # The core series (patches/series), its follow-ups (patches/followups/
-# series: the counter, the notice and strict, each a series of its own for
-# the maintainers), and both in order: the patched kernels have both.
+# series: the counter, strict and the notice, a series of its own for the
+# maintainers), and both in order: the patched kernels have both.
 core_files() { listed "$patch_dir"; }
 followup_files() { listed "$patch_dir/followups"; }
 series_files() { core_files; followup_files; }
