@@ -73,7 +73,7 @@ INITRAMFS := $(BUILD)/initramfs$(KSUFFIX).cpio
 .PHONY: all deps kernels vanilla patched debug kcsan initramfs tools demo \
 	check check-debug check-kcsan check-series bench soak run clean \
 	distro-kernels distro-rootfs check-distro run-distro deb deb-deps deb-rig \
-	debian13-image debian13-lsmod check-deb help
+	debian13-image debian13-lsmod check-deb count-format-controls help
 
 all: kernels initramfs tools
 
@@ -83,7 +83,7 @@ all: kernels initramfs tools
 # (scripts/tree.sh), KESCAPE_PLANT (the debug kernel), LOAD
 # (expect-tests/soak), DEBIAN_MIRROR (scripts/apt-mirror.sh).
 help:
-	@echo 'Targets (each takes KERNEL=7.2, 6.12 or 6.1; a cold kernel build takes about 15 min on two cores):'
+	@echo 'Targets (each takes KERNEL=7.2, 6.12 or 6.1; how long each takes: doc/timings.md):'
 	@echo '  make demo            build vanilla and patched kernels, boot each, fire the attack, show the consoles'
 	@echo '  make check           the whole test suite (what .ci/run runs); ends with "N passed, N failed"'
 	@echo '  make check-series    the full matrix, run before mailing: every prefix builds the kernel, on four configurations (6.1 two), checkpatch'
@@ -101,13 +101,31 @@ help:
 	@echo '  make run-distro      the Debian guest on this terminal; log in as root, no password'
 	@echo '  make bench           helper cost under callgrind, kescape-filter against cat -v, printk() cost in the guest'
 	@echo '  make soak            the expect suite RUNS times in a row, counting failures'
-	@echo '  make kernels         build the vanilla and the patched kernel only'
-	@echo '  make tools           build/tools/: kescape-filter, kescape-decode, kmsg-raw'
-	@echo '  make -C tools check  the tools tests alone (sanitizers, short fuzzing, man pages)'
-	@echo '  make -C tools install  the three tools and their man pages into PREFIX'
-	@echo '  make -C tools fuzz   longer fuzzing, FUZZ_SECONDS per fuzzer'
+	@echo '  make count-format-controls  the printk formats that hold control bytes (Coccinelle), against the cover letter'
+	@echo 'Parts (the targets above build what they need):'
+	@echo '  make                 the kernels, the initramfs and the tools (make all)'
+	@echo '  make kernels         the vanilla and the patched kernel (make vanilla, make patched: one of them)'
+	@echo '  make debug           the debug kernel of make check-debug'
+	@echo '  make kcsan           the KCSAN kernel of make check-kcsan'
+	@echo '  make initramfs       the test guest'"'"'s initramfs, in build/'
+	@echo '  make distro-kernels  the vanilla and patched kernels of the Debian guest (guest/distro.config)'
+	@echo '  make distro-rootfs   the Debian 12 root file system of make check-distro (mmdebstrap)'
+	@echo '  make debian13-image  the Debian 13 disk image of make check-deb (mmdebstrap)'
+	@echo '  make debian13-lsmod  the configuration and lsmod of Debian'"'"'s kernel booted in that image'
+	@echo '  make tools           build/tools/: kescape-filter, kescape-decode, kmsg-raw, flood-check, bench'
 	@echo '  make deps            install the Debian packages the rig needs (as root; make deb installs only its own)'
+	@echo '  make deb-deps        install only what make deb needs (as root)'
 	@echo '  make clean           remove build/ (the cache of kernels stays)'
+	@echo 'The tools alone (make -C tools TARGET):'
+	@echo '  make -C tools check  the tools tests (sanitizers, short fuzzing, the targets below, man pages)'
+	@echo '  make -C tools check-perf  the helper'"'"'s and the scan'"'"'s instructions per byte within their bounds'
+	@echo '  make -C tools check-strict-table  the strict table is what the series'"'"' generator makes of Debian'"'"'s Unicode data'
+	@echo '  make -C tools check-port-source   the backports'"'"' helper, tables and KUnit suite are mainline'"'"'s source'
+	@echo '  make -C tools kunit-user  the helper'"'"'s KUnit suite, run in userspace'
+	@echo '  make -C tools bench  the userspace part of make bench: callgrind, time ratios, kescape-filter against cat -v'
+	@echo '  make -C tools fuzz   longer fuzzing, FUZZ_SECONDS per fuzzer'
+	@echo '  make -C tools install  the three tools and their man pages into PREFIX'
+	@echo '  make -C tools clean  remove build/tools/'
 	@echo 'Variables (make VAR=value ...):'
 	@echo '  KERNEL=7.2           which series: 7.2 (patches/), 6.12 (patches/6.12), 6.1 (patches/6.1); make deb: the running kernel'"'"'s'
 	@echo '  CONFIG=FILE          make deb: the configuration to build (default /boot/config-$$(uname -r)); debian: Debian 13'"'"'s'
@@ -115,6 +133,7 @@ help:
 	@echo '                       LSMOD=running: the modules this machine has loaded'
 	@echo '  FLAVOUR=patched      the kernel make run and make run-distro boot: patched or vanilla'
 	@echo '  APPEND="..."         more of the kernel command line for make run and make run-distro'
+	@echo '  CONFIG=debian        make deb: the -kescape package alone, on Debian 13'"'"'s own configuration (4230 modules)'
 	@echo '  CACHE=DIR            kernel sources, builds and ccache (default $$XDG_CACHE_HOME/kescape or ~/.cache/kescape)'
 	@echo '  JOBS=N               parallel jobs of a kernel build (default: nproc)'
 	@echo '  KERNEL_TARBALL=FILE  unpack this source tarball, not Debian'"'"'s linux-source-KERNEL (when CACHE has no tree yet)'
@@ -123,8 +142,9 @@ help:
 	@echo '  RUNS=20              how many times make soak runs the expect suite'
 	@echo '  LOAD=1               make soak with a busy loop per core beside it'
 	@echo '  KESCAPE_PLANT=PATCH  build the debug kernel with PATCH on top (guest/planted/: check-debug must fail)'
+	@echo '  COCCI_JOBS=1         spatch'"'"'s jobs in make count-format-controls'
 	@echo '  FUZZ_SECONDS=10      seconds per fuzzer in make -C tools check and make -C tools fuzz'
-	@echo '  PREFIX=/usr/local    where make -C tools install puts the tools (DESTDIR too)'
+	@echo '  PREFIX=/usr/local    where make -C tools install puts the tools (DESTDIR=DIR: under DIR)'
 
 # Install what is missing (as root; the rig runs on Debian 12): the rig's
 # packages and make deb's, or make deb's alone.
@@ -369,6 +389,34 @@ bench: kernels initramfs
 	$(MAKE) -s -C tools bench
 	tools/vsprintf-cost.sh $(KBUILD)-vanilla $(KBUILD)-patched
 	expect-tests/bench.exp $(VANILLA) $(PATCHED) $(INITRAMFS)
+
+# The cover letter's count of the printk-family formats that hold a
+# control byte: scripts/printk-format-controls.cocci, run by Coccinelle's
+# spatch on a pristine copy of KERNEL's source in a temporary folder.
+# spatch parses only the files in which grep finds a string literal with
+# such an escape (the script decides), and reads scoped_guard() as a
+# loop.  Fails if KERNEL's cover letter gives another count.
+COCCI_JOBS ?= 1
+COVER_LETTER := patches/$(if $(filter 7.2,$(KERNEL)),,$(KERNEL)/)0000-cover-letter.patch
+count-format-controls: deps
+	@command -v spatch >/dev/null || apt-get install -y coccinelle >/dev/null
+	@set -e; src=$$(mktemp -d); trap 'rm -rf "$$src"' EXIT; \
+	tar -xf "$$(bash -c 'top=$$PWD; . scripts/tree.sh; fetch_sources >&2; echo $$tarball')" \
+		-C "$$src" --strip-components=1; \
+	printf '#define scoped_guard(n, a...) for (;;)\n#define scoped_cond_guard(n, f, a...) for (;;)\n' \
+		> "$$src/.macros.h"; \
+	(cd "$$src" && LC_ALL=C grep -rlP --include='*.[ch]' --exclude-dir=tools \
+		--exclude-dir=scripts --exclude-dir=usr \
+		'"([^"\\\n]|\\.)*(\\[abefrvE0-7x]|\\\\x%|[\x01-\x08\x0b-\x1f\x7f])' . | \
+		sed 's/$$/\n/' > .files; \
+	nice -n 19 spatch --very-quiet -D report --no-includes --include-headers \
+		--jobs $(COCCI_JOBS) --macro-file .macros.h --file-groups .files \
+		--sp-file $(CURDIR)/scripts/printk-format-controls.cocci) | tee "$$src/.out"; \
+	got=$$(sed -n 's/^\([0-9]*\) formats in \([0-9]*\) files.*/\1 formats in \2 files/p' "$$src/.out"); \
+	want=$$(tr '\n' ' ' < $(COVER_LETTER) | sed -n 's/.*In $(KERNEL), \([0-9]*\) format strings of printk-family calls, in \([0-9]*\) files.*/\1 formats in \2 files/p'); \
+	if [ -z "$$want" ]; then echo "$(COVER_LETTER) gives no count for $(KERNEL)"; \
+	elif [ "$$got" = "$$want" ]; then echo "ok: $(COVER_LETTER) gives the same count"; \
+	else echo "FAILED: $(COVER_LETTER) says $$want, Coccinelle $$got"; exit 1; fi
 
 clean:
 	rm -rf $(BUILD)

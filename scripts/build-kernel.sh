@@ -180,6 +180,7 @@ verify_config() {
 	return $missing
 }
 
+lock_tree
 unpack_tree
 # deb-admin's inputs: the configuration and the names of the modules.
 stamp="$(state_of "$flavour") $(cat $(fragments "$flavour") ${DEBIAN_CONFIG:-} | sha1sum | cut -c1-40)"

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Prove the series bisectable and clean on the configurations real kernels
-# use: every prefix of patches/series applies to the pristine tree and
+# use: every prefix of patches/series, then of its follow-ups
+# (patches/followups/series), applies to the pristine tree and
 # builds without a warning, and every patch passes checkpatch.pl --strict.
 #
 #   check-series.sh          what make check runs, on the test
@@ -39,11 +40,15 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 export CCACHE_DIR=$CACHE/ccache
 # shellcheck source=tree.sh
 . "$top/scripts/tree.sh"
+lock_tree
 "$top/scripts/build-kernel.sh" patched >/dev/null 2>&1
 
 # TAP names: "series" for 6.12, "series 6.1" for the port.
 label=series${kver_suffix:+ $KVER}
-mapfile -t series < <(series_files | xargs -n1 basename)
+# Each patch as its path in the series folder: the core's, then the
+# follow-ups' (followups/NNNN-...), every prefix of both in order.
+mapfile -t series < <(series_files | sed "s|^$patch_dir/||")
+core=$(core_files | wc -l)
 # What the series touches, as make targets, with W=1: the directories of
 # printk and kdb, whose files it adds, and the object of every other C
 # file it changes (vsprintf, its test, netconsole).
@@ -147,6 +152,9 @@ case $full,$KVER in
 1,6.1) matrix=(debian) ;;
 1,*) matrix=(debian rt allmod) ;;
 esac
+# The results to come: for every prefix, a build on each configuration,
+# checkpatch and the editor-text check.
+echo "1..$((${#series[@]} * (3 + ${#matrix[@]})))"
 status=0
 for name in ${matrix[@]+"${matrix[@]}"}; do
 	if ! prepare "$name" 2>"$CACHE/prepare$kver_suffix-$name.log"; then
@@ -177,10 +185,11 @@ for i in "${!series[@]}"; do
 	rc=0
 	# Linking a kernel per prefix is most of a cold make check's time:
 	# without --full, a prefix compiles what the series touches and only
-	# the whole series links (a header a prefix breaks for another file
-	# shows there, or in --full).
+	# the core series and the whole series link (a header a prefix
+	# breaks for another file shows there, or in --full).
 	link=
-	if [ $full = 1 ] || [ $((i + 1)) = ${#series[@]} ]; then
+	if [ $full = 1 ] || [ $((i + 1)) = "$core" ] ||
+	   [ $((i + 1)) = ${#series[@]} ]; then
 		link="bzImage modules"
 	fi
 	series_options "$work/.config"

@@ -5,7 +5,8 @@
 #
 # KVER=7.2 (the default) is mainline as Debian unstable ships it,
 # linux-source-7.2, fetched from sid into $CACHE/sid by fetch-sid.sh,
-# with the series in patches/series.  The backports: KVER=6.12 is
+# with the series in patches/series and its follow-ups in
+# patches/followups/series.  The backports: KVER=6.12 is
 # Debian 13's kernel (and Debian 12's backports), linux-source-6.12, with
 # patches/6.12/series; KVER=6.1 is Debian 12's own kernel,
 # linux-source-6.1, with patches/6.1/series.  Each version has its own
@@ -30,6 +31,22 @@ debian_config=$configs/config.amd64_none_amd64.xz
 rt_config=$configs/config.amd64_rt_amd64.xz
 [ -f "$rt_config" ] || rt_config=$configs/config.amd64_none_rt-amd64.xz
 
+# Hold the lock of $tree until this script exits: the one work tree is
+# switched between the vanilla state, the series' and its prefixes, so a
+# second build on the same cache would build from the first one's state.
+# A script run by one that holds the lock (check-series.sh runs
+# build-kernel.sh) shares it; any other waits, and says for what.
+lock_tree() {
+	[ "${KESCAPE_TREE_LOCK:-}" = "$tree" ] && return
+	mkdir -p "$CACHE"
+	exec 9>>"$tree.lock"
+	if ! flock -n 9; then
+		echo "$(basename "$0"): waiting for another build on $tree to end (lock: $tree.lock)" >&2
+		flock 9
+	fi
+	export KESCAPE_TREE_LOCK=$tree
+}
+
 # Make sure the tarball is there: sid's packages are fetched into the
 # cache (the release packages come with make deps).
 fetch_sources() {
@@ -39,11 +56,17 @@ fetch_sources() {
 # The output folder of flavour $1.
 build_dir() { echo "$CACHE/build$kver_suffix-$1"; }
 
-# The patches of patches/series, in order, as paths.
-series_files() {
-	grep -v -e '^#' -e '^[[:space:]]*$' "$patch_dir/series" |
-		sed "s|^|$patch_dir/|"
+# The patches of a series file $1, in order, as paths.
+listed() {
+	[ -f "$1/series" ] || return 0
+	grep -v -e '^#' -e '^[[:space:]]*$' "$1/series" | sed "s|^|$1/|"
 }
+# The core series (patches/series), its follow-ups (patches/followups/
+# series: the counter, the notice and strict, each a series of its own for
+# the maintainers), and both in order: the patched kernels have both.
+core_files() { listed "$patch_dir"; }
+followup_files() { listed "$patch_dir/followups"; }
+series_files() { core_files; followup_files; }
 
 # Put $tree in the state of the pristine sources with the first N patches
 # of the series applied (all of them if N is omitted).  The state is built

@@ -3,17 +3,20 @@
  * flood-check - prove that the console printed each flood record wholly
  * under one escaping policy, while the policy flipped under it.
  *
- *   flood-check [-w WRITE_MAX] CAPTURE POLICY...
+ *   flood-check [-w WRITE_MAX] [-s CONSOLE_SIZE] CAPTURE POLICY...
  *
  * CAPTURE is what the console carried during a flood (guest/flood.c).  For
  * every line that starts a flood record ("PREFIX kfl-W-N "), the record is
  * regenerated from (W, N) and rendered as the console prints it under each
- * POLICY: the escaped text, each newline the record holds (a /dev/kmsg
- * write's newlines are all the data's) followed by a continuation line's
- * prefix, the time stamp blanked and the caller id kept, or by the whole
- * prefix before an empty line.  The capture must hold one of these renderings
- * whole, or cut at the console's limit and marked "\...".  A record printed
- * partly under one policy and partly under another matches none.
+ * POLICY, by the reference implementation of the policies (oracle.c), not
+ * by the helper under test: the escaped text, each newline the record
+ * holds (a /dev/kmsg write's newlines are all the data's) followed by a
+ * continuation line's prefix, the time stamp blanked and the caller id
+ * kept, or by the whole prefix before an empty line; a record too long for
+ * the console's CONSOLE_SIZE bytes cut exactly where that buffer ends and
+ * marked "\...".  The capture must hold one of these renderings, byte for
+ * byte.  A record printed partly under one policy and partly under
+ * another, or cut anywhere else, matches none.
  *
  * Prints "records R wholly-one-policy M cut C mixed X" and, per policy, how
  * many records its rendering matches (a record without control bytes
@@ -25,10 +28,19 @@
 #include <string.h>
 
 #include "escape_policy.h"
+#include "oracle.h"
 #include "../guest/flood-record.h"
 
 #define POLICIES_MAX	8
 #define RENDER_MAX	65536
+#define MARKER		"\\..."
+#define MARKER_LEN	(sizeof(MARKER) - 1)
+/*
+ * The buffer a console line is escaped into on 7.2 and 6.12:
+ * PRINTK_MESSAGE_MAX, 2048, less CONSOLE_PREPEND_ROOM, 91, the room kept
+ * for the dropped and replay messages that may go before it.
+ */
+#define CONSOLE_SIZE_DEFAULT	1957
 
 static char *read_capture(const char *path, size_t *len)
 {
@@ -58,60 +70,83 @@ static char *read_capture(const char *path, size_t *len)
 }
 
 /*
- * The console rendering of @text under @policy, after @prefix, which
- * starts with the record's time stamp.
+ * Where a cut line ends: the cut marker and the newline, written over the
+ * newline of the line that holds @len bytes, unless it already ends so.
  */
-static size_t render(char *out, const char *prefix, size_t prefix_len,
-		     const char *text, size_t len,
-		     enum printk_escape_policy policy)
+static size_t mark_cut(char *out, size_t len)
 {
-	static char escaped[RENDER_MAX], cont[RENDER_MAX];
-	size_t n = printk_escape(escaped, sizeof(escaped), text, len, policy);
-	const char *stamp_end = memchr(prefix, ']', prefix_len);
-	size_t i, o = 0;
+	if (len - 1 >= MARKER_LEN &&
+	    !memcmp(out + len - 1 - MARKER_LEN, MARKER, MARKER_LEN))
+		return len;
+	memcpy(out + len - 1, MARKER "\n", MARKER_LEN + 1);
+	return len + MARKER_LEN;
+}
 
+/*
+ * The console text of record @text under @policy, after @prefix, which
+ * starts with the record's time stamp, in a buffer of @size bytes: laid
+ * out as the series' record_print_escaped() lays out a record, each line
+ * escaped by the reference (oracle.c), not by the helper under test.
+ *
+ * Every line but the last leaves room for a cut marker; a line that does
+ * not fit is cut where the reference cuts it in the room left, so the cut
+ * falls exactly at the buffer's limit; a line with no room for its prefix
+ * is dropped and the line before it marked. Under denylist and allowlist a
+ * record prints raw unless its text (all of it data: a /dev/kmsg write)
+ * holds a byte allowlist escapes. Each line after a newline is a
+ * continuation line, its time stamp blanked, but an empty one.
+ */
+static size_t render(char *out, size_t size, const char *prefix,
+		     size_t prefix_len, const char *text, size_t len,
+		     int policy)
+{
+	const char *stamp_end = memchr(prefix, ']', prefix_len);
+	int text_policy = policy;
+	char cont[RENDER_MAX];
+	const char *line_prefix = prefix, *next;
+	size_t o = 0, line_len, reserve, room;
+
+	if (policy <= PRINTK_ESCAPE_ALLOWLIST &&
+	    !oracle_scan(text, len, PRINTK_ESCAPE_ALLOWLIST))
+		text_policy = PRINTK_ESCAPE_OFF;
 	memcpy(cont, prefix, prefix_len);
 	memset(cont, ' ', stamp_end ? (size_t)(stamp_end - prefix) + 1 : 0);
-	memcpy(out, prefix, prefix_len);
-	o = prefix_len;
-	for (i = 0; i < n && o + prefix_len + 1 < RENDER_MAX; i++) {
-		out[o++] = escaped[i];
-		if (escaped[i] != '\n')
-			continue;
-		/* An empty line keeps the whole prefix. */
-		if (i + 1 == n || escaped[i + 1] == '\n')
-			memcpy(out + o, prefix, prefix_len);
-		else
-			memcpy(out + o, cont, prefix_len);
+
+	for (;;) {
+		next = memchr(text, '\n', len);
+		line_len = next ? (size_t)(next - text) : len;
+		reserve = next ? MARKER_LEN : 0;
+		if (o + prefix_len + MARKER_LEN + reserve + 2 > size) {
+			if (o)
+				o = mark_cut(out, o);
+			break;
+		}
+		memcpy(out + o, line_prefix, prefix_len);
 		o += prefix_len;
+		room = size - o - 2 - reserve;
+		o += oracle_escape(out + o, room, text, line_len, text_policy);
+		out[o++] = '\n';
+		if (!next)
+			break;
+		text = next + 1;
+		len -= line_len + 1;
+		line_prefix = len && *text != '\n' ? cont : prefix;
 	}
 	return o;
 }
 
 enum match { NO_MATCH, WHOLE, CUT };
 
-/* Whether @at holds @want followed by its newline, or a cut of it. */
+/* Whether @at holds @want of @len bytes, and whether @want is cut. */
 static enum match holds(const char *at, size_t room, const char *want,
 			size_t len)
 {
-	static const char marker[] = PRINTK_ESCAPE_TRUNCATED "\n";
-	size_t k = 0;
-
-	while (k < len && k < room && at[k] == want[k])
-		k++;
-	if (k == len && k < room && at[k] == '\n')
-		return WHOLE;
-	/*
-	 * The cut marker starts at k, or at k - 1 when its '\' matched the
-	 * '\' of an escape or of a raw backslash in @want.
-	 */
-	if (room - k >= sizeof(marker) - 1 &&
-	    !memcmp(at + k, marker, sizeof(marker) - 1))
+	if (len > room || memcmp(at, want, len))
+		return NO_MATCH;
+	if (len > MARKER_LEN && !memcmp(want + len - 1 - MARKER_LEN, MARKER,
+					 MARKER_LEN))
 		return CUT;
-	if (k > 0 && room - k + 1 >= sizeof(marker) - 1 &&
-	    !memcmp(at + k - 1, marker, sizeof(marker) - 1))
-		return CUT;
-	return NO_MATCH;
+	return WHOLE;
 }
 
 static size_t next_line(const char *capture, size_t at, size_t len)
@@ -124,22 +159,46 @@ static size_t next_line(const char *capture, size_t at, size_t len)
 int main(int argc, char **argv)
 {
 	static char text[RECORD_MAX + 32], rendering[RENDER_MAX];
-	size_t write_max = WRITE_MAX_DEFAULT;
+	size_t write_max = WRITE_MAX_DEFAULT, size = CONSOLE_SIZE_DEFAULT;
 	int policies[POLICIES_MAX], npolicies, i, w, n;
 	long matches[POLICIES_MAX] = { 0 }, records = 0, whole = 0;
 	long cut = 0, mixed = 0;
-	size_t len, at;
+	size_t len, at, text_len;
 	char *capture;
 
-	/* -w N: the longest write /dev/kmsg takes (flood-record.h). */
-	if (argc > 2 && !strcmp(argv[1], "-w")) {
-		write_max = strtoul(argv[2], NULL, 10);
+	/*
+	 * --render W N POLICY PREFIX: record N of writer W as a console
+	 * prints it after PREFIX, for the test of this check.
+	 */
+	if (argc == 6 && !strcmp(argv[1], "--render")) {
+		size_t r;
+
+		i = escape_policy_parse(argv[4]);
+		if (i < 0)
+			return 2;
+		w = atoi(argv[2]);
+		n = atoi(argv[3]);
+		text_len = stored_len(text, make_record(text, w, n), write_max);
+		r = render(rendering, size, argv[5], strlen(argv[5]), text,
+			   text_len, i);
+		return fwrite(rendering, 1, r, stdout) != r;
+	}
+	/*
+	 * -w N: the longest write /dev/kmsg takes (flood-record.h); -s N:
+	 * the buffer the console escapes a record into.
+	 */
+	while (argc > 2 && (!strcmp(argv[1], "-w") || !strcmp(argv[1], "-s"))) {
+		if (argv[1][1] == 'w')
+			write_max = strtoul(argv[2], NULL, 10);
+		else
+			size = strtoul(argv[2], NULL, 10);
 		argc -= 2;
 		argv += 2;
 	}
 	npolicies = argc - 2;
-	if (argc < 3 || npolicies > POLICIES_MAX || write_max < 2) {
-		fprintf(stderr, "usage: flood-check [-w WRITE_MAX] CAPTURE POLICY...\n");
+	if (argc < 3 || npolicies > POLICIES_MAX || write_max < 2 ||
+	    size < 64 || size > RENDER_MAX) {
+		fprintf(stderr, "usage: flood-check [-w WRITE_MAX] [-s CONSOLE_SIZE] CAPTURE POLICY...\n");
 		return 2;
 	}
 	for (i = 0; i < npolicies; i++) {
@@ -157,7 +216,7 @@ int main(int argc, char **argv)
 		char *line = capture + at;
 		size_t line_len = next_line(capture, at, len) - at;
 		char *tag = memmem(line, line_len, "] kfl-", 6);
-		size_t prefix_len, text_len;
+		size_t prefix_len;
 		bool matched = false, was_cut = false;
 
 		if (line[0] != '[' || !tag ||
@@ -167,8 +226,8 @@ int main(int argc, char **argv)
 		text_len = stored_len(text, make_record(text, w, n), write_max);
 		records++;
 		for (i = 0; i < npolicies; i++) {
-			size_t r = render(rendering, line, prefix_len, text,
-					  text_len, policies[i]);
+			size_t r = render(rendering, size, line, prefix_len,
+					  text, text_len, policies[i]);
 			enum match m = holds(line, len - at, rendering, r);
 
 			if (m == NO_MATCH)

@@ -258,6 +258,8 @@ static void test_decoder(void)
 
 int main(void)
 {
+	/* The plan: one result per tap() below. */
+	printf("1..7\n");
 	printf("# xorshift32 seed %u\n", SEED);
 	test_examples();
 	test_oracle();

@@ -10,6 +10,13 @@ set untimed_prefix {\[ *[TC][0-9]+\] }
 # Whether a console line (or a screen row) starts with a record's prefix.
 proc kernel_row {line} { regexp "^$::record_prefix" $line }
 
+# Every line of console BYTES, without the "\r\n" the serial driver ends
+# it with: records' first lines, continuation lines, lines without a time
+# stamp.
+proc console_lines {bytes} {
+	lmap line [split $bytes "\n"] { regsub {\r$} $line {} }
+}
+
 # The kernel's lines in console BYTES: those with a timestamp prefix, each
 # without the "\r\n" the serial driver ends it with.  Whatever else is on a
 # line (an embedded CR, an escape sequence) is kept.
@@ -68,12 +75,13 @@ proc continued {bytes first args} {
 # TEXT as a regexp that matches it literally.
 proc literal {text} { regsub -all {[][\\.()*+?{}^$|]} $text {\\&} }
 
-# TEXT with its control characters written as "\xNN", fit for a TAP line.
+# TEXT with its control characters (C0, DEL, C1) written as "\xNN", fit
+# for a TAP line on the terminal of whoever runs the tests.
 proc printable {text} {
 	set out ""
 	foreach c [split $text ""] {
 		scan $c %c code
-		if {$code < 0x20 || $code == 0x7f} {
+		if {$code < 0x20 || ($code >= 0x7f && $code <= 0x9f)} {
 			append out [format {\x%02x} $code]
 		} else {
 			append out $c

@@ -111,6 +111,12 @@ proc kernel_tree {} {
 # guest/flood-record.h.
 proc kmsg_write_max {} { expr {[kernel_is_6_1] ? 976 : 1024} }
 
+# The buffer a console escapes a record into: on 7.2 and 6.12
+# PRINTK_MESSAGE_MAX, 2048 bytes, less the 91 that CONSOLE_PREPEND_ROOM
+# keeps for the dropped and replay messages; on 6.1 the extended console
+# buffer, CONSOLE_EXT_LOG_MAX, 8192 bytes.
+proc console_escape_size {} { expr {[kernel_is_6_1] ? 8192 : 1957} }
+
 # The buffer syslog(2) formats a record in, its lines' prefixes included:
 # 2048 bytes on 7.2 and 6.12 (PRINTK_MESSAGE_MAX), 1024 on 6.1
 # (CONSOLE_LOG_MAX).

@@ -5,39 +5,43 @@
 #   screen judge    judge_screen: the same bytes replayed into tmux
 # Feature tests check what must not change with reaches_unchanged and same.
 
-# How the console carried PAYLOAD in LINES: "raw" if its raw bytes reached a
-# kernel line, "escaped" if only its escaped form ESCAPED did (by default
-# the payload's own notation, which is what allowlist prints), "missing"
-# if neither did -- then the test fails on both kernels.
-proc outcome {lines payload {escaped ""}} {
-	if {$escaped eq ""} { set escaped $payload }
-	set raw [unescape $payload]
-	foreach line $lines {
-		if {[string first $raw $line] >= 0} { return raw }
-	}
-	foreach line $lines {
-		if {[string first $escaped $line] >= 0} { return escaped }
-	}
-	return missing
+# The whole UTF-8 sequences of a byte string, as escape-policy.md defines
+# valid UTF-8: no overlong form, no surrogate, nothing above U+10FFFF.
+set utf8_sequence {[\x00-\x7f]|[\xc2-\xdf][\x80-\xbf]|\xe0[\xa0-\xbf][\x80-\xbf]|[\xe1-\xec\xee\xef][\x80-\xbf][\x80-\xbf]|\xed[\x80-\x9f][\x80-\xbf]|\xf0[\x90-\xbf][\x80-\xbf][\x80-\xbf]|[\xf1-\xf3][\x80-\xbf][\x80-\xbf][\x80-\xbf]|\xf4[\x80-\x8f][\x80-\xbf][\x80-\xbf]}
+
+# The bytes of LINE (as the console carried them, one character a byte)
+# that belong to no valid UTF-8 sequence.
+proc invalid_utf8 {line} {
+	regsub -all $::utf8_sequence $line {} rest
+	regsub -all {[\x00-\x7f]} $rest {} rest
+	return $rest
 }
 
-# Bytes a terminal may act on in a kernel line under a POLICY: C0 but tab,
-# DEL, C1 (raw bytes read as Latin-1 by the UTF-8 decoder, or encoded);
-# for strict also Unicode's default-ignorable characters; for ascii every
-# byte from 0x80 on.
+# Whether LINE, a console line as bytes, holds a byte a terminal may act on
+# that POLICY escapes (doc/escape-policy.md's table): denylist's C0
+# controls, DEL, C1 raw or in UTF-8; for allowlist also the other C0
+# controls but tab and every invalid UTF-8 byte; for strict also Unicode's
+# default-ignorable characters; for ascii every byte from 0x80 on.
 proc forbidden_in {line policy} {
-	set text [encoding convertfrom utf-8 $line]
 	switch -- $policy {
+		off { return 0 }
+		denylist { set c0 {[\x07\x08\x0a-\x0f\x18\x1a\x1b\x7f]} }
+		default { set c0 {[\x00-\x08\x0a-\x1f\x7f]} }
+	}
+	if {[regexp $c0 $line] || [regexp {\xc2[\x80-\x9f]} $line]} { return 1 }
+	set invalid [invalid_utf8 $line]
+	switch -- $policy {
+		denylist { return [regexp {[\x80-\x9f]} $invalid] }
+		ascii { return [regexp {[\x80-\xff]} $line] }
 		strict {
+			if {$invalid ne ""} { return 1 }
 			# Default_Ignorable_Code_Point (the BMP part; Tcl 8.6
 			# strings hold no more), U+2028 and U+2029.
-			set class {[\x00-\x08\x0a-\x1f\x7f-\x9f\xad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8]}
+			return [regexp {[\xad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8]} \
+				[encoding convertfrom utf-8 $line]]
 		}
-		ascii { set class {[\x00-\x08\x0a-\x1f\x7f-\uffff]} }
-		denylist { set class {[\x07\x08\x0a-\x0f\x18\x1a\x1b\x7f-\x9f]} }
-		default { set class {[\x00-\x08\x0a-\x1f\x7f-\x9f]} }
+		default { return [expr {$invalid ne ""}] }
 	}
-	return [regexp $class $text]
 }
 
 proc any_forbidden {lines policy} {
@@ -48,24 +52,25 @@ proc any_forbidden {lines policy} {
 }
 
 # judge_bytes BYTES PAYLOAD ?ESCAPED?
+#   Every line of console BYTES is judged: records' first lines,
+#   continuation lines, notices, lines without a time stamp.
 #   raw:     PAYLOAD's raw bytes reached the console; a newline in it counts
-#            as raw when what follows it became a kernel line of its own.
-#   escaped: no kernel line carries a byte the active policy forbids, and
+#            as raw when what follows it became a line of its own.
+#   escaped: no console line carries a byte the active policy escapes, and
 #            one shows ESCAPED (by default the payload's own notation).
 proc judge_bytes {bytes payload {escaped ""}} {
 	if {$escaped eq ""} { set escaped $payload }
-	set lines [kernel_lines $bytes]
+	set lines [console_lines $bytes]
 	set messages [lmap line $lines { message_of $line }]
 	if {[string first [unescape $payload] [join $messages "\n"]] >= 0} {
 		return raw
 	}
-	if {[any_forbidden $lines $::policy]} {
-		return "leaked: a kernel line carries a byte $::policy forbids"
+	foreach line $lines {
+		if {[forbidden_in $line $::policy]} {
+			return "leaked: a console line carries a byte $::policy escapes: [printable $line]"
+		}
 	}
-	# The console carries only the kernel's lines, continuation lines too.
-	foreach line [split $bytes "\n"] {
-		if {[string first $escaped $line] >= 0} { return escaped }
-	}
+	if {[line_index $lines $escaped] >= 0} { return escaped }
 	return "missing: no console line shows $escaped"
 }
 
@@ -130,14 +135,15 @@ proc rendered {line} {
 #   admin's screen:
 #     erase          the line printed just before the attack line vanishes
 #     shows REGEXP   a row the attacker forged matches REGEXP
-#     hides TEXT     no kernel row shows TEXT (e.g. a hyperlink's target)
+#     hides TEXT     no row shows TEXT (e.g. a hyperlink's target)
 #     title TEXT     the terminal's title becomes TEXT
 #     clipboard TEXT the terminal's clipboard receives TEXT
 #     garbles        a kernel line printed after the attack is not shown as
 #                    it was printed: the terminal is left in a broken state
 #   raw:     the effect happened and the escaped text is nowhere to be seen.
-#   escaped: the effect did not happen, every kernel line is on the screen
-#            exactly as printed, and a kernel row shows the escaped text
+#   escaped: the effect did not happen, every console line (continuation
+#            lines too) is on the screen exactly as printed, and a row
+#            shows the escaped text
 #            (-escaped TEXT, by default the payload's notation).
 proc judge_screen {bytes payload effect args} {
 	set escaped $payload
@@ -148,9 +154,6 @@ proc judge_screen {bytes payload effect args} {
 	set arg [lindex $args 0]
 	set screen [screen_of $bytes]
 	set rows [dict get $screen rows]
-	set krows [lmap row $rows {
-		if {[kernel_row $row]} { set row } else continue
-	}]
 
 	# The console's lines; the first that carries the attack; the kernel
 	# lines not on the screen as printed, and whether one came after it.
@@ -161,7 +164,7 @@ proc judge_screen {bytes payload effect args} {
 	set garbled 0
 	for {set i 0} {$i < [llength $lines]} {incr i} {
 		set line [lindex $lines $i]
-		if {[kernel_row $line] && [rendered $line] ni $rows} {
+		if {$line ne "" && [rendered $line] ni $rows} {
 			lappend lost [rendered $line]
 			if {$at >= 0 && $i > $at} { set garbled 1 }
 		}
@@ -172,7 +175,7 @@ proc judge_screen {bytes payload effect args} {
 				[rendered [lindex $lines $at-1]] ni $rows}]
 		}
 		shows { set happened [expr {[lsearch -regexp $rows $arg] >= 0}] }
-		hides { set happened [expr {[line_index $krows $arg] < 0}] }
+		hides { set happened [expr {[line_index $rows $arg] < 0}] }
 		title { set happened [expr {[dict get $screen title] eq $arg}] }
 		clipboard {
 			set happened [expr {[dict get $screen clipboard] eq $arg}]

@@ -43,13 +43,15 @@ proc check {name script} {
 proc tap {ok name {diag ""}} {
 	global passed failed
 	set n [expr {$passed + $failed + 1}]
+	# Names and diagnostics may quote what a console carried: never raw.
+	set name [printable $name]
 	if {$ok} {
 		incr passed
 		puts "ok $n - $name"
 	} else {
 		incr failed
 		puts "not ok $n - $name"
-		foreach line [split $diag "\n"] { puts "#   $line" }
+		foreach line [split $diag "\n"] { puts "#   [printable $line]" }
 	}
 	flush stdout
 }

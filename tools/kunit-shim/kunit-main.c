@@ -73,6 +73,12 @@ int main(void)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
+	/* The plan: one result per case of the suite. */
+	for (c = kunit_user_suite->test_cases; c->run_case; c++)
+		n++;
+	printf("1..%d\n", n);
+	n = 0;
+
 	for (c = kunit_user_suite->test_cases; c->run_case; c++) {
 		int ok = 1;
 
