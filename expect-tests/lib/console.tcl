@@ -21,14 +21,9 @@ proc console_lines {bytes} {
 # without the "\r\n" the serial driver ends it with.  Whatever else is on a
 # line (an embedded CR, an escape sequence) is kept.
 proc kernel_lines {bytes} {
-	set lines {}
-	foreach line [split $bytes "\n"] {
-		regsub {\r$} $line {} line
-		if {[kernel_row $line]} {
-			lappend lines $line
-		}
+	lmap line [console_lines $bytes] {
+		if {[kernel_row $line]} { set line } else continue
 	}
-	return $lines
 }
 
 # Index of the first of LINES that contains TEXT, -1 if none does.

@@ -44,11 +44,12 @@ proc forbidden_in {line policy} {
 	}
 }
 
-proc any_forbidden {lines policy} {
+# The first of LINES that holds a byte POLICY escapes, or "" if none does.
+proc forbidden_line {lines policy} {
 	foreach line $lines {
-		if {[forbidden_in $line $policy]} { return 1 }
+		if {[forbidden_in $line $policy]} { return $line }
 	}
-	return 0
+	return ""
 }
 
 # judge_bytes BYTES PAYLOAD ?ESCAPED?
@@ -65,10 +66,9 @@ proc judge_bytes {bytes payload {escaped ""}} {
 	if {[string first [unescape $payload] [join $messages "\n"]] >= 0} {
 		return raw
 	}
-	foreach line $lines {
-		if {[forbidden_in $line $::policy]} {
-			return "leaked: a console line carries a byte $::policy escapes: [printable $line]"
-		}
+	set leak [forbidden_line $lines $::policy]
+	if {$leak ne ""} {
+		return "leaked: a console line carries a byte $::policy escapes: [printable $leak]"
 	}
 	if {[line_index $lines $escaped] >= 0} { return escaped }
 	return "missing: no console line shows $escaped"
