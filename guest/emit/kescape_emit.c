@@ -119,6 +119,9 @@ static int __init kescape_emit_init(void)
 	pr_info("kescape-fmt-colour: \e[32mgreen\e[m\n");
 	pr_info("kescape-fmt-hex: \\x%02x\n", 0x1b);
 	pr_info("kescape-fmt-bel: \a%s\n", "");
+	/* Format text between two conversions, a driver's through "%pV". */
+	pr_info("kescape-fmt-between: %s\r%s\n", "a", "b");
+	dev_err(dev, "kescape-fmt-dev: \r%s\n", "a");
 	/* The same formats with the data as an argument. */
 	pr_info("kescape-fmt-data-cr: a\r %s\n", arg);
 	pr_info("kescape-fmt-data-colour: \e[32mgreen\e[m %s\n", arg);
