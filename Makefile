@@ -86,7 +86,7 @@ help:
 	@echo 'Targets (each takes KERNEL=7.2, 6.12 or 6.1; how long each takes: doc/timings.md):'
 	@echo '  make demo            build vanilla and patched kernels, boot each, fire the attack, show the consoles'
 	@echo '  make check           the whole test suite (what .ci/run runs); ends with "N passed, N failed"'
-	@echo '  make check-series    the full matrix, run before mailing: every prefix builds the kernel, on four configurations (6.1 two), checkpatch'
+	@echo '  make check-series    the full matrix, run before mailing: every prefix builds the kernel, on four configurations (6.1 two), boots it with its KUnit suites; checkpatch'
 	@echo '                       (make check, on the test configuration: the touched files at every prefix, the whole series)'
 	@echo '  make check-debug     the expect tests on the patched kernel with KASAN, UBSAN, lockdep (guest/debug.config)'
 	@echo '  make check-kcsan     the expect tests on the patched kernel with KCSAN, two vCPUs (guest/kcsan.config)'
