@@ -180,13 +180,19 @@ build_result() {
 	fi
 }
 
-# boot_result PREFIX: boot the test kernel just built, with no root file
+# boot_result PREFIX BUILD_STATUS: boot the test kernel just built (a
+# failed build leaves the last prefix's kernel: not booted), with no root file
 # system: the KUnit suites built into it run before init, and the boot
 # ends in the panic of finding no init, which -no-reboot turns into
 # QEMU's exit. kunit.py of the tree reads the suites' results; on 6.12
 # and 6.1, test_printf is not KUnit and says "failed" itself.
 boot_result() {
-	local prefix=$1 log=$work/boot.log
+	local prefix=$1 built=$2 log=$work/boot.log
+	if [ "$built" -ne 0 ]; then
+		echo "not ok - $label: test kernel boots with patches $prefix (not built)"
+		status=1
+		return
+	fi
 	rm -f "$log"
 	timeout 900 qemu-system-x86_64 -accel tcg -m 512 -display none \
 		-monitor none -no-reboot -serial "file:$log" \
@@ -229,7 +235,7 @@ for i in "${!series[@]}"; do
 	  kmake "$work" W=1 $touched; } >"$log" 2>&1 || rc=$?
 	if [ -n "$link" ]; then
 		build_result $rc "test config builds" "$prefix" "$log"
-		[ $full = 0 ] || boot_result "$prefix"
+		[ $full = 0 ] || boot_result "$prefix" $rc
 	else
 		build_result $rc "test config compiles what the series touches" \
 			"$prefix" "$log"
