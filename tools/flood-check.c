@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * flood-check - prove that the console printed each flood record wholly
- * under one escaping policy, while the policy flipped under it.
+ * under one escaping policy, while the policy flipped under it, and
+ * nothing else raw.
  *
- *   flood-check [-w WRITE_MAX] [-s CONSOLE_SIZE] CAPTURE POLICY...
+ *   flood-check [-w WRITE_MAX] [-s CONSOLE_SIZE] [-n WRITTEN] CAPTURE POLICY...
  *
  * CAPTURE is what the console carried during a flood (guest/flood.c).  For
  * every line that starts a flood record ("PREFIX kfl-W-N "), the record is
@@ -18,9 +19,18 @@
  * byte.  A record printed partly under one policy and partly under
  * another, or cut anywhere else, matches none.
  *
- * Prints "records R wholly-one-policy M cut C mixed X" and, per policy, how
- * many records its rendering matches (a record without control bytes
- * matches several); then where each mixed record starts.  Exits 1 if X > 0 or R == 0.
+ * Every other line is judged too: it must be a kernel line (a time stamp
+ * first), a continuation line (as many blanks as the last kernel line's
+ * time stamp), or a console notice ("** ... **"), and hold no byte that
+ * the weakest POLICY escapes; a line that names a flood record but does
+ * not start as one (a lost "[") is stray.  With -n, the number of records
+ * /dev/kmsg took, every record not on the console must be one the console
+ * said it dropped ("** N printk messages dropped **").
+ *
+ * Prints "records R wholly-one-policy M cut C mixed X stray S missing K
+ * dropped D" and, per policy, how many records its rendering matches (a
+ * record without control bytes matches several); then where each mixed
+ * record and stray line starts.  Exits 1 if X > 0, S > 0, K > D or R == 0.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -35,6 +45,9 @@
 #define RENDER_MAX	65536
 #define MARKER		"\\..."
 #define MARKER_LEN	(sizeof(MARKER) - 1)
+/* Bounds of (W, N) a flood's records are counted in: writers, records. */
+#define WRITERS_MAX	16
+#define RECORDS_MAX	(1 << 20)
 /*
  * The buffer a console line is escaped into on 7.2 and 6.12:
  * PRINTK_MESSAGE_MAX, 2048, less CONSOLE_PREPEND_ROOM, 91, the room kept
@@ -156,14 +169,54 @@ static size_t next_line(const char *capture, size_t at, size_t len)
 	return eol ? (size_t)(eol - capture) + 1 : len;
 }
 
+/*
+ * Whether @line (without its newline) holds a byte that @policy escapes.
+ * A backslash is made harmless first: the escapes a console printed read
+ * as escapes, which the policy would escape again.
+ */
+static bool holds_escaped_byte(const char *line, size_t len, int policy)
+{
+	static char copy[RENDER_MAX];
+	size_t i;
+
+	if (len > sizeof(copy))
+		len = sizeof(copy);
+	for (i = 0; i < len; i++)
+		copy[i] = line[i] == '\\' ? '/' : line[i];
+	return oracle_scan(copy, len, policy);
+}
+
+/* The length of the time stamp "[   12.345678]" @line starts with, or 0. */
+static size_t stamp_len(const char *line, size_t len)
+{
+	size_t i = 1;
+
+	if (!len || line[0] != '[')
+		return 0;
+	while (i < len && line[i] == ' ')
+		i++;
+	while (i < len && ((line[i] >= '0' && line[i] <= '9') || line[i] == '.'))
+		i++;
+	return i < len && line[i] == ']' && i > 1 ? i + 1 : 0;
+}
+
+/* Whether @line (without its newline) is a console notice "** ... **". */
+static bool is_notice(const char *line, size_t len)
+{
+	return len >= 6 && !memcmp(line, "** ", 3) &&
+	       !memcmp(line + len - 3, " **", 3);
+}
+
 int main(int argc, char **argv)
 {
 	static char text[RECORD_MAX + 32], rendering[RENDER_MAX];
+	static bool seen[WRITERS_MAX][RECORDS_MAX];
 	size_t write_max = WRITE_MAX_DEFAULT, size = CONSOLE_SIZE_DEFAULT;
-	int policies[POLICIES_MAX], npolicies, i, w, n;
+	int policies[POLICIES_MAX], npolicies, i, w, n, weakest;
 	long matches[POLICIES_MAX] = { 0 }, records = 0, whole = 0;
-	long cut = 0, mixed = 0;
-	size_t len, at, text_len;
+	long cut = 0, mixed = 0, stray = 0, written = -1, distinct = 0;
+	long dropped = 0, missing = 0, d;
+	size_t len, at, text_len, stamp = 0;
 	char *capture;
 
 	/*
@@ -185,22 +238,27 @@ int main(int argc, char **argv)
 	}
 	/*
 	 * -w N: the longest write /dev/kmsg takes (flood-record.h); -s N:
-	 * the buffer the console escapes a record into.
+	 * the buffer the console escapes a record into; -n N: how many
+	 * records /dev/kmsg took.
 	 */
-	while (argc > 2 && (!strcmp(argv[1], "-w") || !strcmp(argv[1], "-s"))) {
+	while (argc > 2 && (!strcmp(argv[1], "-w") || !strcmp(argv[1], "-s") ||
+			    !strcmp(argv[1], "-n"))) {
 		if (argv[1][1] == 'w')
 			write_max = strtoul(argv[2], NULL, 10);
-		else
+		else if (argv[1][1] == 's')
 			size = strtoul(argv[2], NULL, 10);
+		else
+			written = strtol(argv[2], NULL, 10);
 		argc -= 2;
 		argv += 2;
 	}
 	npolicies = argc - 2;
 	if (argc < 3 || npolicies > POLICIES_MAX || write_max < 2 ||
 	    size < 64 || size > RENDER_MAX) {
-		fprintf(stderr, "usage: flood-check [-w WRITE_MAX] [-s CONSOLE_SIZE] CAPTURE POLICY...\n");
+		fprintf(stderr, "usage: flood-check [-w WRITE_MAX] [-s CONSOLE_SIZE] [-n WRITTEN] CAPTURE POLICY...\n");
 		return 2;
 	}
+	weakest = -1;
 	for (i = 0; i < npolicies; i++) {
 		policies[i] = escape_policy_parse(argv[i + 2]);
 		if (policies[i] < 0) {
@@ -208,6 +266,8 @@ int main(int argc, char **argv)
 				argv[i + 2]);
 			return 2;
 		}
+		if (weakest < 0 || policies[i] < weakest)
+			weakest = policies[i];
 	}
 	capture = read_capture(argv[1], &len);
 
@@ -215,16 +275,40 @@ int main(int argc, char **argv)
 		/* A record's first line: "[time] ... kfl-W-N ". */
 		char *line = capture + at;
 		size_t line_len = next_line(capture, at, len) - at;
+		size_t text_end = line_len - (line[line_len - 1] == '\n');
 		char *tag = memmem(line, line_len, "] kfl-", 6);
-		size_t prefix_len;
-		bool matched = false, was_cut = false;
+		size_t prefix_len, longest = 0;
+		bool was_cut = false;
 
-		if (line[0] != '[' || !tag ||
-		    sscanf(tag, "] kfl-%d-%d ", &w, &n) != 2)
+		if (!tag || sscanf(tag, "] kfl-%d-%d ", &w, &n) != 2 ||
+		    !stamp_len(line, line_len)) {
+			size_t blanks = strspn(line, " ");
+
+			if (stamp_len(line, line_len))
+				stamp = stamp_len(line, line_len);
+			else if (!(stamp && blanks == stamp) &&
+				 !is_notice(line, text_end))
+				goto stray;
+			if (tag || holds_escaped_byte(line, text_end, weakest))
+				goto stray;
+			if (sscanf(line, "** %ld printk messages dropped **",
+				   &d) == 1)
+				dropped += d;
 			continue;
+stray:
+			stray++;
+			printf("stray: a line at offset %zu\n", at);
+			continue;
+		}
+		stamp = stamp_len(line, line_len);
 		prefix_len = tag + 2 - line;
 		text_len = stored_len(text, make_record(text, w, n), write_max);
 		records++;
+		if (w >= 0 && w < WRITERS_MAX && n >= 0 && n < RECORDS_MAX &&
+		    !seen[w][n]) {
+			seen[w][n] = true;
+			distinct++;
+		}
 		for (i = 0; i < npolicies; i++) {
 			size_t r = render(rendering, size, line, prefix_len,
 					  text, text_len, policies[i]);
@@ -233,21 +317,29 @@ int main(int argc, char **argv)
 			if (m == NO_MATCH)
 				continue;
 			matches[i]++;
-			matched = true;
+			if (r > longest)
+				longest = r;
 			was_cut |= m == CUT;
 		}
-		if (!matched) {
+		if (!longest) {
 			mixed++;
 			printf("mixed: kfl-%d-%d at offset %zu\n", w, n, at);
 			continue;
 		}
 		whole++;
 		cut += was_cut;
+		/*
+		 * Its continuation lines are its own: go on after the newline
+		 * its rendering ends with.
+		 */
+		at += longest - 1;
 	}
-	printf("records %ld wholly-one-policy %ld cut %ld mixed %ld",
-	       records, whole, cut, mixed);
+	if (written >= 0)
+		missing = written - distinct;
+	printf("records %ld wholly-one-policy %ld cut %ld mixed %ld stray %ld missing %ld dropped %ld",
+	       records, whole, cut, mixed, stray, missing, dropped);
 	for (i = 0; i < npolicies; i++)
 		printf(" %s %ld", argv[i + 2], matches[i]);
 	printf("\n");
-	return mixed || !records;
+	return mixed || stray || missing > dropped || !records;
 }
