@@ -20,8 +20,8 @@
  * another, or cut anywhere else, matches none.
  *
  * Every other line is judged too: it must be a kernel line (a time stamp
- * first), a continuation line (as many blanks as the last kernel line's
- * time stamp), or a console notice ("** ... **"), and hold no byte that
+ * first), a continuation line (at least as many blanks as the last kernel
+ * line's time stamp is wide), or a console notice ("** ... **"), and hold no byte that
  * the weakest POLICY escapes; a line that names a flood record but does
  * not start as one (a lost "[") is stray.  With -n, the number of records
  * /dev/kmsg took, every record not on the console must be one the console
@@ -286,7 +286,7 @@ int main(int argc, char **argv)
 
 			if (stamp_len(line, line_len))
 				stamp = stamp_len(line, line_len);
-			else if (!(stamp && blanks == stamp) &&
+			else if (!(stamp && blanks >= stamp) &&
 				 !is_notice(line, text_end))
 				goto stray;
 			if (tag || holds_escaped_byte(line, text_end, weakest))

@@ -26,6 +26,29 @@ proc kernel_lines {bytes} {
 	}
 }
 
+# The kernel's lines on a console it shares with others (a Debian guest's
+# systemd status lines, which carry their own escape sequences, and its
+# serial getty): each record from its prefix on, wherever on a line it
+# starts, and each continuation line after one (at least as many blanks
+# as the record's time stamp is wide).
+proc kernel_text_lines {bytes} {
+	set lines {}
+	set width 0
+	foreach line [console_lines $bytes] {
+		if {[regexp -indices -- $::record_prefix $line at]} {
+			set record [string range $line [lindex $at 0] end]
+			regexp {^\[[^]]*\]} $record stamp
+			set width [string length $stamp]
+			lappend lines $record
+		} elseif {$width > 0 && [regexp "^ {$width}" $line]} {
+			lappend lines $line
+		} else {
+			set width 0
+		}
+	}
+	return $lines
+}
+
 # Index of the first of LINES that contains TEXT, -1 if none does.
 proc line_index {lines text} {
 	set i 0

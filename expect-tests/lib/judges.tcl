@@ -35,8 +35,13 @@ proc forbidden_in {line policy} {
 		ascii { return [regexp {[\x80-\xff]} $line] }
 		strict {
 			if {$invalid ne ""} { return 1 }
-			# Default_Ignorable_Code_Point (the BMP part; Tcl 8.6
-			# strings hold no more), U+2028 and U+2029.
+			# Default_Ignorable_Code_Point, U+2028 and U+2029.  Tcl
+			# 8.6 strings hold the BMP only: the planes above are
+			# matched in their UTF-8 bytes (U+1BCA0..U+1BCA3,
+			# U+1D173..U+1D17A, U+E0000..U+E0FFF).
+			if {[regexp {\xf0\x9b\xb2[\xa0-\xa3]|\xf0\x9d\x85[\xb3-\xba]|\xf3\xa0[\x80-\xbf][\x80-\xbf]} $line]} {
+				return 1
+			}
 			return [regexp {[\xad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8]} \
 				[encoding convertfrom utf-8 $line]]
 		}
