@@ -231,7 +231,18 @@ tools: deps
 
 # --- running --------------------------------------------------------------
 
-demo: kernels initramfs
+# The targets that build kernels and then boot them hold the lock of the
+# cache's work tree (scripts/locked) from their first build to their last
+# boot: another target on the same cache (a check-debug with a planted
+# bug, a second checkout) waits, rather than rebuild a kernel in place
+# while it is booted.  Each is its -locked target under the lock.
+LOCKED_TARGETS := check check-debug check-kcsan check-distro soak demo \
+	check-series bench
+.PHONY: $(addsuffix -locked,$(LOCKED_TARGETS))
+$(LOCKED_TARGETS): %:
+	@scripts/locked $(MAKE) --no-print-directory $*-locked
+
+demo-locked: kernels initramfs
 	expect-tests/demo.exp $(VANILLA) $(PATCHED) $(INITRAMFS)
 
 # On the backports the expect tests are those of 7.2 but what they do not
@@ -245,7 +256,7 @@ demo: kernels initramfs
 BACKPORT_SKIP := %/58-netconsole.test \
 	$(if $(filter 6.1,$(KERNEL)),%/57-dropped-newline.test %/56-replay.test)
 EXPECT_TESTS := $(if $(filter 7.2,$(KERNEL)),,$(filter-out $(BACKPORT_SKIP),$(wildcard expect-tests/*.test)))
-check: kernels initramfs tools
+check-locked: kernels initramfs tools
 	expect-tests/run-suite $(VANILLA) $(PATCHED) $(INITRAMFS) $(EXPECT_TESTS)
 
 # The patched kernel's expect tests on the debug kernel (one vCPU) and on
@@ -254,11 +265,11 @@ check: kernels initramfs tools
 # past half an hour.  The clean-boot test compares with vanilla's boot,
 # which these kernels do not match.
 ONLY_TESTS := $(filter-out %/90-clean-boot.test,$(wildcard expect-tests/*.test))
-check-debug: debug tools $(BUILD)/initramfs$(KSUFFIX)-debug.cpio
+check-debug-locked: debug tools $(BUILD)/initramfs$(KSUFFIX)-debug.cpio
 	expect-tests/run-suite --only debug \
 		$(KBUILD)-debug/arch/x86/boot/bzImage \
 		$(BUILD)/initramfs$(KSUFFIX)-debug.cpio $(ONLY_TESTS)
-check-kcsan: kcsan tools $(BUILD)/initramfs$(KSUFFIX)-kcsan.cpio
+check-kcsan-locked: kcsan tools $(BUILD)/initramfs$(KSUFFIX)-kcsan.cpio
 	expect-tests/run-suite --only kcsan --smp 2 \
 		$(KBUILD)-kcsan/arch/x86/boot/bzImage \
 		$(BUILD)/initramfs$(KSUFFIX)-kcsan.cpio $(ONLY_TESTS)
@@ -277,7 +288,7 @@ distro-kernels: deps
 distro-rootfs: deps $(BUILD)/inject
 	@command -v mmdebstrap >/dev/null || apt-get install -y mmdebstrap >/dev/null
 	guest/distro/build-rootfs.sh $(BUILD)/inject $(DISTRO_ROOTFS)
-check-distro: distro-kernels distro-rootfs
+check-distro-locked: distro-kernels distro-rootfs
 	expect-tests/run-suite --expect-only $(DISTRO_VANILLA) $(DISTRO_PATCHED) \
 		$(DISTRO_ROOTFS) expect-tests/distro/debian.test
 # The Debian guest on this terminal: log in as root (no password) on the
@@ -369,14 +380,14 @@ run: kernels initramfs
 
 # The expect suite RUNS times in a row (LOAD=1: with a CPU load beside it).
 RUNS ?= 20
-soak: kernels initramfs tools
+soak-locked: kernels initramfs tools
 	expect-tests/soak $(RUNS) $(VANILLA) $(PATCHED) $(INITRAMFS)
 
 # Every prefix of the series builds without a warning on every
 # configuration and every patch is checkpatch --strict clean: the
 # maintainer's matrix.  make check runs the same script without --full:
 # every prefix on the test configuration, the whole series on the others.
-check-series: kernels
+check-series-locked: kernels
 	scripts/check-series.sh --full
 
 # The helper's instructions per byte under callgrind and its cost against
@@ -385,7 +396,7 @@ check-series: kernels
 # lib/vsprintf.o, and in the guest hidden printk() calls, patched against
 # vanilla, and the console emission cost, policy off against allowlist.
 # Timings as ratios measured in one run.
-bench: kernels initramfs
+bench-locked: kernels initramfs
 	$(MAKE) -s -C tools bench
 	tools/vsprintf-cost.sh $(KBUILD)-vanilla $(KBUILD)-patched
 	expect-tests/bench.exp $(VANILLA) $(PATCHED) $(INITRAMFS)
