@@ -29,6 +29,10 @@
 # starts from a copy of the vanilla objects.  A stamp (series + config hashes)
 # skips a build whose inputs did not change.
 set -euo pipefail
+# Nothing reads the terminal: kconfig takes the default where it would
+# ask (at the end of its input), so make deb run at a terminal never
+# waits for an answer.
+exec </dev/null
 
 flavour=${1:?usage: build-kernel.sh vanilla|patched|debug|debug-vanilla|kcsan|distro-vanilla|distro-patched|deb-vanilla|deb-patched|deb-debian|deb-admin}
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -125,14 +129,22 @@ plant() {
 # machine's for deb-admin, trimmed to the modules it has loaded (the
 # kernel's own localmodconfig, which keeps what is built in and the
 # modules lsmod lists, and what they depend on); the smallest there is
-# for the others.
+# for the others.  An option new to the configuration (the series' among
+# them) takes its default; $out.newconfig lists them.
 base_config() {
 	case $1 in
-	deb-debian|deb-admin) cp "${DEBIAN_CONFIG:?DEBIAN_CONFIG must name the Debian kernel configuration}" "$out/.config" ;;
+	deb-debian|deb-admin)
+		cp "${DEBIAN_CONFIG:?DEBIAN_CONFIG must name the Debian kernel configuration}" "$out/.config"
+		kmake -s listnewconfig >"$out.newconfig"
+		log "$(wc -l < "$out.newconfig") options new to $DEBIAN_CONFIG take their defaults (listed in $out.newconfig)"
+		;;
 	*) kmake -s tinyconfig >/dev/null ;;
 	esac
 	if [ "$1" = deb-admin ] && [ -n "${DEBIAN_LSMOD:-}" ]; then
 		log "make localmodconfig: the modules of $DEBIAN_LSMOD ($(($(wc -l < "$DEBIAN_LSMOD") - 1)) loaded)"
+		# Its --oldconfig asks about the options new to the configuration
+		# and those that dropping modules makes visible: the log holds
+		# each question and the default taken.
 		kmake -s LSMOD="$DEBIAN_LSMOD" localmodconfig >"$out.localmodconfig.log" 2>&1 ||
 			{ log "localmodconfig FAILED:"; tail -n 20 "$out.localmodconfig.log" >&2; return 1; }
 	fi
