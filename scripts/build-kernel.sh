@@ -266,8 +266,9 @@ deb-*)
 	# bindeb-pkg builds the kernel, then packages it in the folder above
 	# the build's: $CACHE, whose .deb files are moved to $debs.  The
 	# package's version is the kernel's and a build number, without the
-	# git id kbuild finds in the tree.
-	KDEB_PKGVERSION="$(kmake -s kernelversion)-1"
+	# git id kbuild finds in the tree; and without the "Entering
+	# directory" lines a make -C or a sub-make's -w would add to it.
+	KDEB_PKGVERSION="$(kmake -s --no-print-directory kernelversion)-1"
 	export KDEB_PKGVERSION
 	rm -rf "$debs"
 	rm -f "$CACHE"/linux-*_*.deb
