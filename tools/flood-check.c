@@ -277,11 +277,11 @@ int main(int argc, char **argv)
 		size_t line_len = next_line(capture, at, len) - at;
 		size_t text_end = line_len - (line[line_len - 1] == '\n');
 		char *tag = memmem(line, line_len, "] kfl-", 6);
+		bool names_record = tag && sscanf(tag, "] kfl-%d-%d ", &w, &n) == 2;
 		size_t prefix_len, longest = 0;
 		bool was_cut = false;
 
-		if (!tag || sscanf(tag, "] kfl-%d-%d ", &w, &n) != 2 ||
-		    !stamp_len(line, line_len)) {
+		if (!names_record || !stamp_len(line, line_len)) {
 			size_t blanks = strspn(line, " ");
 
 			if (stamp_len(line, line_len))
@@ -289,7 +289,9 @@ int main(int argc, char **argv)
 			else if (!(stamp && blanks >= stamp) &&
 				 !is_notice(line, text_end))
 				goto stray;
-			if (tag || holds_escaped_byte(line, text_end, weakest))
+			/* A record's first line whose "[" was lost. */
+			if (names_record ||
+			    holds_escaped_byte(line, text_end, weakest))
 				goto stray;
 			if (sscanf(line, "** %ld printk messages dropped **",
 				   &d) == 1)
