@@ -55,22 +55,26 @@ is_vanilla() {
 
 log() { printf 'build-kernel(%s %s): %s\n' "$KVER" "$flavour" "$*" >&2; }
 
-# While the kernel builds, once a minute: how many objects kbuild has
-# compiled (its "  CC      path" lines in the build's log $1) and for how
-# long; with $2, the number of modules the finished build has, how many
-# of them have all their objects (kbuild writes a module's NAME.mod
-# then), this run's and earlier runs' alike.  Runs until killed.
+# How many objects this run has compiled: the object files written since
+# $build_start.  Not kbuild's "  CC" lines in the log: under make -s (make
+# -s deb, or a -s of the make that runs make deb) kbuild prints none.
+compiled() { find "$out" -name '*.o' -newermt "@$build_start" | wc -l; }
+
+# While the kernel builds, once a minute: how many objects it has
+# compiled and for how long; with $1, the number of modules the finished
+# build has, how many of them have all their objects (kbuild writes a
+# module's NAME.mod then), this run's and earlier runs' alike.  Runs
+# until killed.
 progress() {
-	local start=$SECONDS n modules='' sleeper=''
+	local start=$SECONDS modules='' sleeper=''
 	trap 'kill $sleeper 2>/dev/null; exit 0' TERM
 	while :; do
 		sleep 60 &
 		sleeper=$!
 		wait $sleeper
-		n=$(grep -c '^  CC ' "$1" 2>/dev/null) || true
-		[ -n "${2:-}" ] &&
-			modules=", $(find "$out" -name '*.mod' | wc -l) of $2 modules"
-		log "${n:-0} objects compiled$modules, $(((SECONDS - start) / 60)) min"
+		[ -n "${1:-}" ] &&
+			modules=", $(find "$out" -name '*.mod' | wc -l) of $1 modules"
+		log "$(compiled) objects compiled$modules, $(((SECONDS - start) / 60)) min"
 	done
 }
 
@@ -258,7 +262,8 @@ else
 	log "building from scratch: about 15 minutes on two cores ($jobs jobs here)"
 fi
 log "a line a minute says how far it is; make's output goes to $buildlog"
-progress "$buildlog" "$modules" &
+build_start=$(date +%s)
+progress "$modules" &
 progress_pid=$!
 status=0
 case $flavour in
@@ -300,4 +305,4 @@ deb-*)
 	;;
 esac
 echo "$stamp" > "$out/.kescape-stamp"
-log "done, $(grep -c '^  CC ' "$buildlog" || true) objects compiled: $out/arch/x86/boot/bzImage"
+log "done, $(compiled) objects compiled: $out/arch/x86/boot/bzImage"
