@@ -318,6 +318,23 @@ DEB_VANILLA := $(KBUILD)-deb-vanilla.debs
 DEB_ADMIN := $(KBUILD)-deb-admin.debs
 DEB_CONFIG := $(or $(CONFIG),/boot/config-$(shell uname -r))
 DEB_LSMOD := $(if $(filter running,$(LSMOD)),$(BUILD)/lsmod.running,$(if $(LSMOD),$(abspath $(LSMOD))))
+# Checked when make reads this file, before deb-deps installs anything
+# (with -j too): root, and the files make deb is given.
+ifneq ($(filter deb,$(MAKECMDGOALS)),)
+ifneq ($(shell id -u),0)
+$(error make deb: run it as root (it installs what building a kernel package needs with apt))
+endif
+ifneq ($(CONFIG),debian)
+ifeq ($(wildcard $(DEB_CONFIG)),)
+$(error make deb: no $(DEB_CONFIG), the configuration to build; give CONFIG=FILE (a kernel's .config, such as a Debian machine's /boot/config-*))
+endif
+ifneq ($(filter-out running,$(LSMOD)),)
+ifeq ($(wildcard $(DEB_LSMOD)),)
+$(error make deb: no $(DEB_LSMOD); LSMOD=FILE is lsmod's output, LSMOD=running this machine's)
+endif
+endif
+endif
+endif
 ifeq ($(CONFIG),debian)
 deb: deb-deps debian13-image
 	DEBIAN_CONFIG=$(DEBIAN13).boot/config \
@@ -326,10 +343,6 @@ deb: deb-deps debian13-image
 	@ls -s --block-size=K $(KBUILD)-deb-debian.debs/*.deb
 else
 deb: deb-deps
-	@[ -f "$(DEB_CONFIG)" ] || { echo "make deb: no $(DEB_CONFIG), the configuration to build;" \
-		"give CONFIG=FILE (a kernel's .config, such as a Debian machine's /boot/config-*)" >&2; exit 2; }
-	@[ -z "$(LSMOD)" ] || [ -f "$(DEB_LSMOD)" ] || [ "$(LSMOD)" = running ] || \
-		{ echo "make deb: no $(DEB_LSMOD); LSMOD=FILE is lsmod's output, LSMOD=running this machine's" >&2; exit 2; }
 	@if [ "$(LSMOD)" = running ]; then lsmod > $(DEB_LSMOD); fi
 	DEBIAN_CONFIG=$(abspath $(DEB_CONFIG)) DEBIAN_LSMOD=$(DEB_LSMOD) \
 		scripts/build-kernel.sh deb-admin

@@ -139,6 +139,16 @@ base_config() {
 	case $1 in
 	deb-debian|deb-admin)
 		cp "${DEBIAN_CONFIG:?DEBIAN_CONFIG must name the Debian kernel configuration}" "$out/.config"
+		# Key files another distribution's build had (Ubuntu's, an older
+		# Debian's debian/canonical-certs.pem) and this machine lacks:
+		# certs/ would fail on them after many minutes.  Without them the
+		# kernel trusts only the module signing key it makes itself.
+		keys=$(grep -E '^CONFIG_SYSTEM_(TRUSTED|REVOCATION)_KEYS="..+' "$out/.config") || true
+		if [ -n "$keys" ]; then
+			log "the kernel makes its own signing key; emptied ${keys//$'\n'/ }"
+			"$tree/scripts/config" --file "$out/.config" \
+				--set-str SYSTEM_TRUSTED_KEYS "" --set-str SYSTEM_REVOCATION_KEYS ""
+		fi
 		kmake -s listnewconfig >"$out.newconfig"
 		log "$(wc -l < "$out.newconfig") options new to $DEBIAN_CONFIG take their defaults (listed in $out.newconfig)"
 		;;
