@@ -64,14 +64,17 @@ compiled() { find "$out" -name '*.o' -newermt "@$build_start" | wc -l; }
 # compiled and for how long; with $1, the number of modules the finished
 # build has, how many of them have all their objects (kbuild writes a
 # module's NAME.mod then), this run's and earlier runs' alike.  Runs
-# until killed.
+# until killed or until this script is gone; it and its sleep do not hold
+# the tree's lock (fd 9, lock_tree), which a killed script must release.
 progress() {
 	local start=$SECONDS modules='' sleeper=''
+	exec 9>&-
 	trap 'kill $sleeper 2>/dev/null; exit 0' TERM
 	while :; do
 		sleep 60 &
 		sleeper=$!
 		wait $sleeper
+		kill -0 $$ 2>/dev/null || exit 0
 		[ -n "${1:-}" ] &&
 			modules=", $(find "$out" -name '*.mod' | wc -l) of $1 modules"
 		log "$(compiled) objects compiled$modules, $(((SECONDS - start) / 60)) min"
