@@ -248,7 +248,10 @@ for seed in $seeds; do
 done
 mkdir -p "$out"
 rm -f "$out/.kescape-stamp"
-kmake() { make -C "$tree" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" -j"$jobs" "$@"; }
+# Without the "Entering directory" lines that a make -C or a sub-make's -w
+# (make -C kescape deb, check-deb's make deb) would add to what is kept of
+# its output: the package's version, the options listnewconfig lists.
+kmake() { make --no-print-directory -C "$tree" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" -j"$jobs" "$@"; }
 # A package's release is VERSION-kescape, not VERSION-kescape+: kbuild
 # adds the + for a source tree in git unless LOCALVERSION is set.
 case $flavour in deb-*) export LOCALVERSION= ;; esac
@@ -284,9 +287,8 @@ deb-*)
 	# bindeb-pkg builds the kernel, then packages it in the folder above
 	# the build's: $CACHE, whose .deb files are moved to $debs.  The
 	# package's version is the kernel's and a build number, without the
-	# git id kbuild finds in the tree; and without the "Entering
-	# directory" lines a make -C or a sub-make's -w would add to it.
-	KDEB_PKGVERSION="$(kmake -s --no-print-directory kernelversion)-1"
+	# git id kbuild finds in the tree.
+	KDEB_PKGVERSION="$(kmake -s kernelversion)-1"
 	export KDEB_PKGVERSION
 	rm -rf "$debs"
 	rm -f "$CACHE"/linux-*_*.deb
