@@ -90,8 +90,11 @@ unpack_tree() {
 	tar -xf "$tarball" -C "$tree.tmp" --strip-components=1
 	git -C "$tree.tmp" init -q
 	git -C "$tree.tmp" add -A -f
+	# Without gc.auto=0 the commit of some 90000 loose objects starts a
+	# git gc in the background, which holds the tree's lock (fd 9) for
+	# minutes after this script has ended.
 	git -C "$tree.tmp" -c user.name=kescape -c user.email=kescape@localhost \
-		commit -q -m pristine
+		-c gc.auto=0 commit -q -m pristine
 	touch "$tree.tmp/.kescape-pristine"
 	mv "$tree.tmp" "$tree"
 }
