@@ -239,8 +239,10 @@ tools: deps
 LOCKED_TARGETS := check check-debug check-kcsan check-distro soak demo \
 	check-series bench
 .PHONY: $(addsuffix -locked,$(LOCKED_TARGETS))
+# A dry run (make -n) builds and boots nothing: it takes no lock.
+LOCK := $(if $(findstring n,$(firstword -$(MAKEFLAGS))),,scripts/locked)
 $(LOCKED_TARGETS): %:
-	@scripts/locked $(MAKE) --no-print-directory $*-locked
+	@$(LOCK) $(MAKE) --no-print-directory $*-locked
 
 demo-locked: kernels initramfs
 	expect-tests/demo.exp $(VANILLA) $(PATCHED) $(INITRAMFS)
