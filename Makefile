@@ -236,8 +236,8 @@ tools: deps
 # boot: another target on the same cache (a check-debug with a planted
 # bug, a second checkout) waits, rather than rebuild a kernel in place
 # while it is booted.  Each is its -locked target under the lock.
-LOCKED_TARGETS := check check-debug check-kcsan check-distro soak demo \
-	check-series bench
+LOCKED_TARGETS := check check-debug check-kcsan check-distro check-deb soak \
+	demo check-series bench
 .PHONY: $(addsuffix -locked,$(LOCKED_TARGETS))
 # A dry run (make -n) builds and boots nothing: it takes no lock.
 LOCK := $(if $(findstring n,$(firstword -$(MAKEFLAGS))),,scripts/locked)
@@ -373,12 +373,12 @@ debian13-lsmod: debian13-image
 	@[ -s $(DEBIAN13).boot/lsmod ] || \
 		expect-tests/deb/lsmod.exp $(DEBIAN13) $(DEBIAN13).boot $(DEBIAN13).boot/lsmod
 ifeq ($(KERNEL),6.12)
-check-deb: deb-rig debian13-lsmod
+check-deb-locked: deb-rig debian13-lsmod
 	$(MAKE) deb KERNEL=$(KERNEL) CONFIG=$(DEBIAN13).boot/config LSMOD=$(DEBIAN13).boot/lsmod
 	expect-tests/run-suite --deb $(DEBIAN13) $(DEBIAN13).boot \
 		$(DEB_PATCHED) $(DEB_VANILLA) $(DEB_ADMIN)
 else
-check-deb: deb-rig debian13-image
+check-deb-locked: deb-rig debian13-image
 	expect-tests/run-suite --deb $(DEBIAN13) $(DEBIAN13).boot \
 		$(DEB_PATCHED) $(DEB_VANILLA)
 endif
