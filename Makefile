@@ -383,6 +383,26 @@ check-deb-locked: deb-rig debian13-image
 		$(DEB_PATCHED) $(DEB_VANILLA)
 endif
 
+# make check-crash KERNEL=6.12: Debian's crash-dump readers read a kescape
+# kernel's vmcore as vanilla's (expect-tests/deb/crash.exp).  The rig's two
+# packages with kdump's options and debug information for crash
+# (guest/debian13/build-crash-kernel.sh, guest/debian13/crash.config), in
+# $(KBUILD)-crash-*.debs; the Debian 13 image with kdump-tools and crash
+# (guest/debian13/build-crash-image.sh); each kernel crashed with SysRq c,
+# its vmcore saved by kdump and read by makedumpfile, vmcore-dmesg and
+# crash.  Not part of make check or check-deb: two more kernel builds.
+# Holds the tree's lock from the first build to the last boot.
+DEBIAN13_CRASH := $(BUILD)/debian13-crash.img
+.PHONY: check-crash check-crash-locked
+check-crash:
+	@scripts/locked $(MAKE) --no-print-directory check-crash-locked
+check-crash-locked: deb-deps debian13-image $(BUILD)/kmsg-raw
+	guest/debian13/build-crash-kernel.sh vanilla
+	guest/debian13/build-crash-kernel.sh patched
+	guest/debian13/build-crash-image.sh $(DEBIAN13) $(DEBIAN13_CRASH)
+	expect-tests/deb/crash.exp $(DEBIAN13_CRASH) $(DEBIAN13).boot $(BUILD)/kmsg-raw \
+		$(KBUILD)-crash-patched.debs $(KBUILD)-crash-vanilla.debs
+
 # The test guest on this terminal, with a shell, to try payloads by hand:
 # make run (the patched kernel), make run FLAVOUR=vanilla, APPEND="..." for
 # more of the kernel command line.  Leave with "reboot -f" or Ctrl-a x.
