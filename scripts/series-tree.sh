@@ -34,7 +34,9 @@ open)
 	for b in core:$cover followups:$patch_dir/followups/0000-cover-letter.patch; do
 		[ -f "${b#*:}" ] || continue
 		git -C "$dir" config "branch.kescape-${b%%:*}.description" "$(awk '
-			/^Subject: / { sub(/^Subject: \[PATCH[^]]*\] */, ""); print; next }
+			/^Subject: / { sub(/^Subject: \[PATCH[^]]*\] */, ""); subject = $0; next }
+			subject != "" && /^ / { subject = subject $0; next }
+			subject != "" { print subject; subject = "" }
 			body && /^[^ ].* \([0-9]+\):$/ { exit }
 			body { print }
 			/^$/ && !body { body = 1; print }' "${b#*:}")"
