@@ -103,15 +103,17 @@ start=$SECONDS
 KDEB_PKGVERSION="$(kmake -s --no-print-directory kernelversion)-1"
 export KDEB_PKGVERSION
 # The packages land in the folder above the build's, $CACHE, where other
-# builds leave theirs: this one's are the files of its own release.
-release=$(kmake -s --no-print-directory kernelrelease)
+# builds leave theirs: this one's are the files of its own release, which
+# the build writes in include/config/kernel.release (a seeded build's
+# copy is the seed's until then).
 rm -rf "$debs"
-rm -f "$CACHE"/linux-*"$release"*_"$KDEB_PKGVERSION"_*.deb
+rm -f "$CACHE"/linux-*_"$KDEB_PKGVERSION"_*.deb
 if ! kmake bindeb-pkg >"$buildlog" 2>&1; then
 	log "FAILED; the end of $buildlog:"
 	tail -n 40 "$buildlog" >&2
 	exit 1
 fi
+release=$(cat "$out/include/config/kernel.release")
 mkdir -p "$debs"
 mv "$CACHE"/linux-*"$release"*_"$KDEB_PKGVERSION"_*.deb "$debs"/
 rm -f "$CACHE"/linux-libc-dev_"$KDEB_PKGVERSION"_*.deb "$CACHE"/linux-upstream_"$KDEB_PKGVERSION"_*
