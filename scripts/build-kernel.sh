@@ -81,13 +81,27 @@ progress() {
 	done
 }
 
+# The tree is unpacked again when its tarball is another (source_id: a
+# new linux-source package, another KERNEL_TARBALL).  tar --touch: every
+# file is newer than the objects built from the old tree, so make builds
+# them all again (ccache still has what did not change); the stamps of
+# its build folders name the source, so none is "up to date".
 unpack_tree() {
-	[ -f "$tree/.kescape-pristine" ] && return
+	local id was
 	fetch_sources
-	log "unpacking $tarball into $tree"
+	id=$(source_id)
+	# A tree unpacked before the record existed came from this tarball if
+	# nothing wrote the tarball since (its ctime).
+	if [ -f "$tree/.kescape-pristine" ] && [ ! -f "$(source_record)" ] &&
+	   [ "$(stat -c %Z "$tarball")" -lt "$(stat -c %Y "$tree/.kescape-pristine")" ]; then
+		echo "$id" >"$(source_record)"
+	fi
+	was=$(cat "$(source_record)" 2>/dev/null) || true
+	[ -f "$tree/.kescape-pristine" ] && [ "$was" = "$id" ] && return
+	log "unpacking $tarball ($id${was:+; the tree held $was}) into $tree"
 	rm -rf "$tree" "$tree.tmp"
 	mkdir -p "$tree.tmp"
-	tar -xf "$tarball" -C "$tree.tmp" --strip-components=1
+	tar -xf "$tarball" -C "$tree.tmp" --strip-components=1 --touch
 	git -C "$tree.tmp" init -q
 	git -C "$tree.tmp" add -A -f
 	# Without gc.auto=0 the commit of some 90000 loose objects starts a
@@ -95,6 +109,7 @@ unpack_tree() {
 	# minutes after this script has ended.
 	git -C "$tree.tmp" -c user.name=kescape -c user.email=kescape@localhost \
 		-c gc.auto=0 commit -q -m pristine
+	echo "$id" >"$tree.tmp/.git/kescape-source"
 	touch "$tree.tmp/.kescape-pristine"
 	mv "$tree.tmp" "$tree"
 }
@@ -214,8 +229,9 @@ verify_config() {
 
 lock_tree
 unpack_tree
-# deb-admin's inputs: the configuration and the names of the modules.
-stamp="$(state_of "$flavour") $(cat $(fragments "$flavour") ${DEBIAN_CONFIG:-} | sha1sum | cut -c1-40)"
+# A build's inputs: the tree's state, the fragments, the configuration,
+# the tarball the tree came from; deb-admin's, the names of the modules.
+stamp="$(state_of "$flavour") $(cat $(fragments "$flavour") ${DEBIAN_CONFIG:-} | sha1sum | cut -c1-40) $(cat "$(source_record)")"
 [ "$flavour" = deb-admin ] &&
 	stamp="$stamp $(awk 'NR > 1 { print $1 }' "${DEBIAN_LSMOD:-/dev/null}" | sort | sha1sum | cut -c1-40)"
 built=$out/arch/x86/boot/bzImage
@@ -289,9 +305,12 @@ case $flavour in
 deb-*)
 	# bindeb-pkg builds the kernel, then packages it in the folder above
 	# the build's: $CACHE, whose .deb files are moved to $debs.  The
-	# package's version is the kernel's and a build number, without the
-	# git id kbuild finds in the tree.
-	KDEB_PKGVERSION="$(kmake -s kernelversion)-1"
+	# package's version is Debian's of the source and the build's time
+	# (6.12.117-1+kescape20261207.1905): dpkg orders it above Debian's
+	# kernel of that source and above an earlier build, so apt installs
+	# a rebuild as an upgrade; without the git id kbuild finds in the tree.
+	KDEB_PKGVERSION=$(source_version)
+	KDEB_PKGVERSION="${KDEB_PKGVERSION:-$(kmake -s kernelversion)-1}+kescape$(date -u +%Y%m%d.%H%M)"
 	export KDEB_PKGVERSION
 	rm -rf "$debs"
 	rm -f "$CACHE"/linux-*_*.deb

@@ -53,6 +53,31 @@ fetch_sources() {
 	[ "$src" = /usr/src ] || [ -n "${KERNEL_TARBALL:-}" ] ||
 		"$top/scripts/fetch-sid.sh"
 }
+# Which tarball $tree is unpacked from: the package and version where
+# dpkg (/usr/src) or fetch-sid.sh put it, and its size and time stamp,
+# which a KERNEL_TARBALL has too.  A new Debian source changes it.
+source_id() {
+	local pkg=- ver=
+	if [ -z "${KERNEL_TARBALL:-}" ]; then
+		pkg=linux-source-$KVER
+		if [ "$src" = /usr/src ]; then
+			ver=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null) || true
+		else
+			ver=$(sed -n "s|^\./${pkg}_\(.*\)_all\.deb\$|\1|p" "$CACHE/sid/.kescape-$KVER")
+		fi
+	fi
+	echo "$pkg ${ver:--} $(stat -c '%s %Y' "$tarball")"
+}
+# Where the tree keeps the source_id it was unpacked from: in .git,
+# which apply_series's git clean leaves alone.
+source_record() { echo "$tree/.git/kescape-source"; }
+# The Debian version of the tree's source (6.12.118-1~deb12u1), or
+# nothing for a tarball no package named.
+source_version() {
+	local ver
+	ver=$(cut -d' ' -f2 "$(source_record)" 2>/dev/null) || true
+	if [ "$ver" != - ]; then echo "$ver"; fi
+}
 # The output folder of flavour $1.
 build_dir() { echo "$CACHE/build$kver_suffix-$1"; }
 
