@@ -302,12 +302,17 @@ run-distro: distro-kernels distro-rootfs
 		-initrd $(DISTRO_ROOTFS) -append "console=ttyS0 $(APPEND)"
 
 # make deb: the -kescape package of this machine's kernel, by the kernel's
-# own bindeb-pkg: the running kernel's configuration (CONFIG=FILE another),
+# own bindeb-pkg: Debian's kernel here, the newest installed of the
+# series' version (the running one, or the update Debian installed since),
+# built from Debian's linux-source at its version where apt has it
+# (scripts/deb-source.sh), on its configuration (CONFIG=FILE another),
 # trimmed by make localmodconfig to the modules in LSMOD=FILE (lsmod's
 # output; LSMOD=running: this machine's), released as VERSION-kescape
 # (guest/deb-patched.config) without debug information
-# (guest/deb-debian.config); left in build/debs/.  Installs only what
-# building it needs (DEB_PACKAGES).
+# (guest/deb-debian.config); left in build/debs/ with linux-image-kescape
+# (scripts/deb-meta.sh), which keeps GRUB on it after Debian's updates and
+# says when to rebuild.  Installs only what building it needs
+# (DEB_PACKAGES).
 # make deb CONFIG=debian: the same on Debian 13's whole configuration (the
 # Debian 13 image's /boot/config-*): about 4230 modules, hours on two
 # cores, left in $(KBUILD)-deb-debian.debs/.
@@ -318,7 +323,8 @@ run-distro: distro-kernels distro-rootfs
 DEB_PATCHED := $(KBUILD)-deb-patched.debs
 DEB_VANILLA := $(KBUILD)-deb-vanilla.debs
 DEB_ADMIN := $(KBUILD)-deb-admin.debs
-DEB_CONFIG := $(or $(CONFIG),/boot/config-$(shell uname -r))
+DEB_RELEASE := $(if $(filter deb,$(MAKECMDGOALS)),$(shell KVER=$(KERNEL) scripts/deb-source.sh release))
+DEB_CONFIG := $(or $(CONFIG),/boot/config-$(or $(DEB_RELEASE),$(shell uname -r)))
 DEB_LSMOD := $(if $(filter running,$(LSMOD)),$(BUILD)/lsmod.running,$(if $(LSMOD),$(abspath $(LSMOD))))
 # Checked when make reads this file, before deb-deps installs anything
 # (with -j too): root, and the files make deb is given.
@@ -345,11 +351,14 @@ deb: deb-deps debian13-image
 	@ls -s --block-size=K $(KBUILD)-deb-debian.debs/*.deb
 else
 deb: deb-deps
-	@if [ "$(LSMOD)" = running ]; then lsmod > $(DEB_LSMOD); fi
+	@scripts/deb-source.sh $(if $(CONFIG),show,install)
+	$(if $(filter running,$(LSMOD)),@lsmod > $(DEB_LSMOD))
 	DEBIAN_CONFIG=$(abspath $(DEB_CONFIG)) DEBIAN_LSMOD=$(DEB_LSMOD) \
 		scripts/build-kernel.sh deb-admin
 	@rm -rf $(BUILD)/debs && mkdir -p $(BUILD)/debs
 	@ln -sf $(DEB_ADMIN)/*.deb $(BUILD)/debs/
+	@scripts/deb-meta.sh $(DEB_ADMIN)/linux-image-*-kescape_*.deb $(BUILD)/debs \
+		'cd $(CURDIR) && make deb$(if $(filter running,$(LSMOD)), LSMOD=running) && apt install ./build/debs/linux-image-*kescape*.deb' >/dev/null
 	@ls -sL --block-size=K $(BUILD)/debs/*.deb
 endif
 deb-rig: deb-deps
