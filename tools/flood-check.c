@@ -278,16 +278,17 @@ int main(int argc, char **argv)
 		size_t text_end = line_len - (line[line_len - 1] == '\n');
 		char *tag = memmem(line, line_len, "] kfl-", 6);
 		bool names_record = tag && sscanf(tag, "] kfl-%d-%d ", &w, &n) == 2;
+		size_t line_stamp = stamp_len(line, line_len);
 		size_t prefix_len, longest = 0;
 		bool was_cut = false;
 
-		if (!names_record || !stamp_len(line, line_len)) {
+		if (line_stamp)
+			stamp = line_stamp;
+		if (!names_record || !line_stamp) {
 			size_t blanks = strspn(line, " ");
 
-			if (stamp_len(line, line_len))
-				stamp = stamp_len(line, line_len);
-			else if (!(stamp && blanks >= stamp) &&
-				 !is_notice(line, text_end))
+			if (!line_stamp && !(stamp && blanks >= stamp) &&
+			    !is_notice(line, text_end))
 				goto stray;
 			/* A record's first line whose "[" was lost. */
 			if (names_record ||
@@ -302,7 +303,6 @@ stray:
 			printf("stray: a line at offset %zu\n", at);
 			continue;
 		}
-		stamp = stamp_len(line, line_len);
 		prefix_len = tag + 2 - line;
 		text_len = stored_len(text, make_record(text, w, n), write_max);
 		records++;
