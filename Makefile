@@ -396,7 +396,7 @@ endif
 # make check-crash KERNEL=6.12: Debian's crash-dump readers read a kescape
 # kernel's vmcore as vanilla's (expect-tests/deb/crash.exp).  The rig's two
 # packages with kdump's options and debug information for crash
-# (guest/debian13/build-crash-kernel.sh, guest/debian13/crash.config), in
+# (scripts/build-kernel.sh crash-*, guest/debian13/crash.config), in
 # $(KBUILD)-crash-*.debs; the Debian 13 image with kdump-tools and crash
 # (guest/debian13/build-crash-image.sh); each kernel crashed with SysRq c,
 # its vmcore saved by kdump and read by makedumpfile, vmcore-dmesg and
@@ -407,8 +407,8 @@ DEBIAN13_CRASH := $(BUILD)/debian13-crash.img
 check-crash:
 	@scripts/locked $(MAKE) --no-print-directory check-crash-locked
 check-crash-locked: deb-deps debian13-image $(BUILD)/kmsg-raw
-	guest/debian13/build-crash-kernel.sh vanilla
-	guest/debian13/build-crash-kernel.sh patched
+	scripts/build-kernel.sh crash-vanilla
+	scripts/build-kernel.sh crash-patched
 	guest/debian13/build-crash-image.sh $(DEBIAN13) $(DEBIAN13_CRASH)
 	expect-tests/deb/crash.exp $(DEBIAN13_CRASH) $(DEBIAN13).boot $(BUILD)/kmsg-raw \
 		$(KBUILD)-crash-patched.debs $(KBUILD)-crash-vanilla.debs

@@ -6,7 +6,10 @@
 # the kernel's own bindeb-pkg (make deb), released as -vanilla and
 # -kescape (guest/deb-*.config); or deb-debian, the -kescape package on
 # Debian's own configuration, the file DEBIAN_CONFIG names (make deb
-# CONFIG=debian; guest/deb-debian.config); or deb-admin, the -kescape
+# CONFIG=debian; guest/deb-debian.config); or crash-vanilla and
+# crash-patched, deb-vanilla and deb-patched with what kdump needs and
+# debug information for crash (guest/debian13/crash.config: bindeb-pkg
+# adds the -dbg package), for make check-crash; or deb-admin, the -kescape
 # package of make deb on a machine's own configuration, the file
 # DEBIAN_CONFIG names, trimmed by the kernel's make localmodconfig to the
 # modules of the lsmod output DEBIAN_LSMOD names, if it names one (the same
@@ -34,7 +37,7 @@ set -euo pipefail
 # waits for an answer.
 exec </dev/null
 
-flavour=${1:?usage: build-kernel.sh vanilla|patched|debug|debug-vanilla|kcsan|distro-vanilla|distro-patched|deb-vanilla|deb-patched|deb-debian|deb-admin}
+flavour=${1:?usage: build-kernel.sh vanilla|patched|debug|debug-vanilla|kcsan|distro-vanilla|distro-patched|deb-vanilla|deb-patched|deb-debian|deb-admin|crash-vanilla|crash-patched}
 top=$(cd "$(dirname "$0")/.." && pwd)
 : "${CACHE:?CACHE must name the cache folder}"
 jobs=${JOBS:-$(nproc)}
@@ -50,7 +53,7 @@ debs=$out.debs
 
 # The kernels built from the pristine tree.
 is_vanilla() {
-	case $1 in vanilla|debug-vanilla|distro-vanilla|deb-vanilla) ;; *) return 1 ;; esac
+	case $1 in vanilla|debug-vanilla|distro-vanilla|deb-vanilla|crash-vanilla) ;; *) return 1 ;; esac
 }
 
 log() { printf 'build-kernel(%s %s): %s\n' "$KVER" "$flavour" "$*" >&2; }
@@ -202,7 +205,7 @@ fragments() {
 	fi
 	# Debian's configuration has no KUnit for the series' suites.
 	case $1 in
-	vanilla|debug-vanilla|distro-vanilla|deb-vanilla|deb-debian|deb-admin) ;;
+	vanilla|debug-vanilla|distro-vanilla|deb-vanilla|deb-debian|deb-admin|crash-vanilla) ;;
 	*) fragment kescape ;;
 	esac
 	case $1 in
@@ -210,8 +213,11 @@ fragments() {
 	debug-vanilla) fragment debug ;;
 	deb-debian|deb-admin) fragment deb-patched
 		    fragment deb-debian ;;
-	distro-*|deb-*) fragment distro
-		case $1 in deb-*) fragment "$1" ;; esac ;;
+	distro-*|deb-*|crash-*) fragment distro
+		case $1 in deb-*) fragment "$1" ;; esac
+		case $1 in crash-*) fragment "deb-${1#crash-}"
+			echo "$top/guest/debian13/crash.config" ;;
+		esac ;;
 	esac
 }
 
@@ -235,7 +241,7 @@ stamp="$(state_of "$flavour") $(cat $(fragments "$flavour") ${DEBIAN_CONFIG:-} |
 [ "$flavour" = deb-admin ] &&
 	stamp="$stamp $(awk 'NR > 1 { print $1 }' "${DEBIAN_LSMOD:-/dev/null}" | sort | sha1sum | cut -c1-40)"
 built=$out/arch/x86/boot/bzImage
-case $flavour in deb-*) built=$debs/.done ;; esac
+case $flavour in deb-*|crash-*) built=$debs/.done ;; esac
 if [ -f "$built" ] &&
    [ "$(cat "$out/.kescape-stamp" 2>/dev/null)" = "$stamp" ]; then
 	log "up to date"
@@ -250,6 +256,7 @@ patched) seeds=vanilla ;;
 distro-patched) seeds=distro-vanilla ;;
 deb-vanilla) seeds=distro-vanilla ;;
 deb-patched) seeds="distro-patched deb-vanilla" ;;
+crash-patched) seeds=crash-vanilla ;;
 esac
 for seed in $seeds; do
 	seed=$(build_dir "$seed")
@@ -273,7 +280,7 @@ rm -f "$out/.kescape-stamp"
 kmake() { make --no-print-directory -C "$tree" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" -j"$jobs" "$@"; }
 # A package's release is VERSION-kescape, not VERSION-kescape+: kbuild
 # adds the + for a source tree in git unless LOCALVERSION is set.
-case $flavour in deb-*) export LOCALVERSION= ;; esac
+case $flavour in deb-*|crash-*) export LOCALVERSION= ;; esac
 base_config "$flavour"
 (cd "$out" && "$tree/scripts/kconfig/merge_config.sh" -m -O "$out" .config \
 	$(fragments "$flavour")) >/dev/null
@@ -302,7 +309,7 @@ progress "$modules" &
 progress_pid=$!
 status=0
 case $flavour in
-deb-*)
+deb-*|crash-*)
 	# bindeb-pkg builds the kernel, then packages it in the folder above
 	# the build's: $CACHE, whose .deb files are moved to $debs.  The
 	# package's version is Debian's of the source and the build's time
@@ -313,7 +320,9 @@ deb-*)
 	KDEB_PKGVERSION="${KDEB_PKGVERSION:-$(kmake -s kernelversion)-1}+kescape$(date -u +%Y%m%d.%H%M)"
 	export KDEB_PKGVERSION
 	rm -rf "$debs"
-	rm -f "$CACHE"/linux-*_*.deb
+	# Builds of other trees package into $CACHE too: only this build's
+	# version is this build's.
+	rm -f "$CACHE"/linux-*_"$KDEB_PKGVERSION"_*
 	kmake bindeb-pkg >"$buildlog" 2>&1 || status=$?
 	;;
 *)
@@ -333,10 +342,10 @@ if [ "${warnings:-0}" -gt 0 ]; then
 	grep -A3 ': warning: ' "$buildlog" | head -n 40 >&2 || true
 fi
 case $flavour in
-deb-*)
+deb-*|crash-*)
 	mkdir -p "$debs"
-	mv "$CACHE"/linux-*_*.deb "$debs"/
-	rm -f "$CACHE"/linux-upstream_*
+	mv "$CACHE"/linux-*_"$KDEB_PKGVERSION"_*.deb "$debs"/
+	rm -f "$CACHE"/linux-upstream_"$KDEB_PKGVERSION"_*
 	touch "$debs/.done"
 	log "packages: $(cd "$debs" && ls -s --block-size=K ./*.deb | tr '\n' ' ')"
 	;;
