@@ -57,7 +57,9 @@ KBUILD := $(CACHE)/build$(KSUFFIX)
 # check-series.sh builds).
 KERNEL_PACKAGES := $(KSOURCE) gcc make flex bison bc libelf-dev libssl-dev \
 	cpio ccache git xz-utils perl
-DEB_PACKAGES := $(KERNEL_PACKAGES) kmod dpkg-dev debhelper rsync libdw-dev
+# (build-essential: bindeb-pkg's dpkg-checkbuilddeps requires it, and a
+# minimal Debian has gcc and make without it).
+DEB_PACKAGES := $(KERNEL_PACKAGES) build-essential kmod dpkg-dev debhelper rsync libdw-dev
 RIG_PACKAGES := $(KERNEL_PACKAGES) $(if $(KSOURCE),linux-config-$(KERNEL)) \
 	qemu-system-x86 expect busybox-static tmux python3 util-linux clang \
 	libclang-rt-14-dev valgrind unicode-data mandoc
@@ -154,7 +156,7 @@ define install-missing
 	dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
 	grep -q 'ok installed' || echo $$p; done); \
 if [ -n "$$missing" ]; then \
-	echo "installing:$$missing"; \
+	echo "installing:" $$missing; \
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
 		apt-get install -y -qq --no-install-recommends $$missing; \
 fi
