@@ -57,9 +57,11 @@ KBUILD := $(CACHE)/build$(KSUFFIX)
 # check-series.sh builds).
 KERNEL_PACKAGES := $(KSOURCE) gcc make flex bison bc libelf-dev libssl-dev \
 	cpio ccache git xz-utils perl
-# (build-essential: bindeb-pkg's dpkg-checkbuilddeps requires it, and a
-# minimal Debian has gcc and make without it).
-DEB_PACKAGES := $(KERNEL_PACKAGES) build-essential kmod dpkg-dev debhelper rsync libdw-dev
+# (What a minimal Debian 13 lacks: build-essential, which bindeb-pkg's
+# dpkg-checkbuilddeps requires, openssl, which makes the module signing
+# key, and zstd, which compresses Debian 13's kernel image.)
+DEB_PACKAGES := $(KERNEL_PACKAGES) build-essential openssl zstd kmod dpkg-dev \
+	debhelper rsync libdw-dev
 RIG_PACKAGES := $(KERNEL_PACKAGES) $(if $(KSOURCE),linux-config-$(KERNEL)) \
 	qemu-system-x86 expect busybox-static tmux python3 util-linux clang \
 	libclang-rt-14-dev valgrind unicode-data mandoc
@@ -98,7 +100,8 @@ help:
 	@echo '  make deb CONFIG=debian  the -kescape package on Debian 13'"'"'s whole configuration (hours)'
 	@echo '  make deb-rig         the rig'"'"'s -kescape and -vanilla packages on its small configuration (what check-deb compares)'
 	@echo '  make check-deb       Debian 13 from a disk: its own kernel, then make deb-rig'"'"'s packages and (KERNEL=6.12)'
-	@echo '                       make deb'"'"'s on the image'"'"'s configuration and lsmod, installed with apt and booted'
+	@echo '                       the README'"'"'s make deb and apt install inside the image, booted; Debian'"'"'s next kernel'
+	@echo '                       update, GRUB'"'"'s boot after it, the rebuild and apt'"'"'s upgrade (expect-tests/deb/admin.sh)'
 	@echo '  make check-crash     (KERNEL=6.12) Debian 13'"'"'s kdump-tools, vmcore-dmesg and crash read both kernels'"'"' vmcores'
 	@echo '  make run             the test guest on this terminal with a shell (Ctrl-a x leaves)'
 	@echo '  make run-distro      the Debian guest on this terminal; log in as root, no password'
@@ -373,10 +376,16 @@ deb-rig: deb-deps
 # cached in $(CACHE) under the hash of its recipe; then the packages
 # installed in it with apt, booted, and removed (expect-tests/deb/).
 # make check-deb KERNEL=6.12 is Debian 13's own kernel version: it also
-# takes the image's configuration and lsmod under Debian's kernel (kept
-# beside the image, expect-tests/deb/lsmod.exp), builds the admin's
-# package from them with make deb, and boots it as the machine
-# (expect-tests/deb/machine.exp).
+# takes the image's lsmod under Debian's kernel (kept beside the image,
+# expect-tests/deb/lsmod.exp), and on a copy of the image, the machine
+# ($(DEB_MACHINE)/disk.img; make deb's cache for it beside), runs the
+# README's commands inside it at a terminal (admin.sh build: the clone
+# is this checkout's HEAD), boots the package as the machine
+# (machine.exp), gives the machine Debian's next kernel update and
+# reboots it by GRUB (update.exp update), runs the rebuild the notice
+# gives (admin.sh rebuild) and boots the rebuilt kernel (update.exp
+# rebuilt).
+DEB_MACHINE := $(CACHE)/debian13-admin
 DEBIAN13 := $(BUILD)/debian13.img
 debian13-image: deps $(BUILD)/inject
 	@command -v mmdebstrap >/dev/null || apt-get install -y mmdebstrap >/dev/null
@@ -386,9 +395,17 @@ debian13-lsmod: debian13-image
 		expect-tests/deb/lsmod.exp $(DEBIAN13) $(DEBIAN13).boot $(DEBIAN13).boot/lsmod
 ifeq ($(KERNEL),6.12)
 check-deb-locked: deb-rig debian13-lsmod
-	$(MAKE) deb KERNEL=$(KERNEL) CONFIG=$(DEBIAN13).boot/config LSMOD=$(DEBIAN13).boot/lsmod
 	expect-tests/run-suite --deb $(DEBIAN13) $(DEBIAN13).boot \
-		$(DEB_PATCHED) $(DEB_VANILLA) $(DEB_ADMIN)
+		$(DEB_PATCHED) $(DEB_VANILLA)
+	scripts/tap-step "the README's commands in the machine" expect-tests/deb/admin.sh build \
+		$(DEB_MACHINE) $(DEBIAN13) $(DEBIAN13).boot $(CURDIR)
+	scripts/tap-step "the machine's package" \
+		expect-tests/deb/machine.exp $(DEB_MACHINE)/disk.img $(DEBIAN13).boot installed
+	scripts/tap-step "Debian's next kernel update" \
+		expect-tests/deb/update.exp $(DEB_MACHINE)/disk.img $(DEB_MACHINE)/record update
+	scripts/tap-step "the rebuild" expect-tests/deb/admin.sh rebuild $(DEB_MACHINE)
+	scripts/tap-step "the rebuilt kernel" \
+		expect-tests/deb/update.exp $(DEB_MACHINE)/disk.img $(DEB_MACHINE)/record rebuilt
 else
 check-deb-locked: deb-rig debian13-image
 	expect-tests/run-suite --deb $(DEBIAN13) $(DEBIAN13).boot \

@@ -54,7 +54,7 @@ lines() { tr -d '\r' <"$1"; }
 terminal() {
 	local status=0 start=$SECONDS
 	note "at a terminal in the machine (chroot), $(date -u +%T): $2"
-	chroot_terminal "$work/$1.log" "$2" | sed 's/^/# | /' || status=$?
+	chroot_terminal "$work/$1.log" "$2" | sed -u 's/^/# | /' || status=$?
 	record "$1_seconds" $((SECONDS - start))
 	check "$3 (status $status)" "$([ "$status" = 0 ] && echo 0 || echo 1)" \
 		"$(lines "$work/$1.log" | tail -n 15)"

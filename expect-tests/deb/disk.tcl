@@ -94,3 +94,56 @@ proc loaded_modules {} {
 	run "udevadm settle --timeout=120" 180
 	lsort [split [string trim [answer_of "lsmod | tail -n +2 | cut -d' ' -f1"]] "\n"]
 }
+
+# The machine booted as it boots itself: SeaBIOS (QEMU's own firmware),
+# GRUB from the disk's boot sector, its menu's default.
+proc boot_grub {label} {
+	global spawn_id capture qemu_pid
+	puts "# booting $label: GRUB from the disk, [clock format [clock seconds] -format %T]"
+	flush stdout
+	set capture [exec mktemp /tmp/kescape-console.XXXXXX]
+	set pid [spawn -noecho qemu-system-x86_64 -accel tcg -m $::guest_memory -smp $::guest_cpus \
+		-display none -monitor none -no-reboot \
+		-chardev file,id=con,path=$capture -serial chardev:con \
+		-chardev stdio,id=ctl,signal=off -serial chardev:ctl \
+		-drive file=$::disk,format=raw,if=virtio -boot c]
+	set qemu_pid $pid
+	set timeout $::boot_timeout
+	expect {
+		"KESCAPE> " {}
+		timeout { error "GRUB's boot ($label) timed out" }
+		eof { error "QEMU exited while booting $label" }
+	}
+	set timeout 30
+	set ::boot_console [capture_until 0 [sync_line 0] 30]
+	set ::consoles($label) $::boot_console
+	set ::kernel $label
+	# What GRUB says on the serial console before the kernel's first line.
+	set ::grub_booting ""
+	regexp {Booting `([^']*)'} $::boot_console -> ::grub_booting
+}
+
+# What the booted kernel is and what GRUB gave it.
+proc booted {} {
+	string trim [answer_of "uname -r; uname -v; cat /proc/cmdline"]
+}
+# What a login shows: what Debian's pam_motd runs at each login,
+# /etc/update-motd.d's scripts (run-parts, in a clean environment); its
+# kescape lines, and the whole text as ::login_text.  (login -f root on
+# a terminal printed nothing there, and waited.)
+proc login_notice {} {
+	set text [answer_of "env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\
+		run-parts --lsbsysinit /etc/update-motd.d 2>&1" 120]
+	set ::login_text $text
+	set lines {}
+	foreach line [split $text "\n"] {
+		set line [string trimright $line "\r"]
+		if {[string match "kescape:*" $line]} { lappend lines $line }
+	}
+	return $lines
+}
+# GRUB's default entry in grub.cfg: 00_header's set default= with
+# GRUB_DEFAULT's value (the others name ${next_entry}, a one-time choice).
+proc grub_default {} {
+	string trim [answer_of "sed -n 's/^ *set default=\"\\(\[^\$\].*\\)\"$/\\1/p' /boot/grub/grub.cfg | head -n 1"]
+}
