@@ -17,8 +17,13 @@
 #   chroot_run COMMAND...                      run it without one
 #   chroot_leave                               shims away, unmount
 set -euo pipefail
+# The script that sources this runs in a mount namespace of its own: the
+# disk is mounted there as /dev/vda, the name it has on the machine.
+if [ -z "${KESCAPE_CHROOT_NS:-}" ]; then
+	KESCAPE_CHROOT_NS=1 exec unshare -m --propagation private "$BASH" "$0" "$@"
+fi
 chroot_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-chroot_mnt=
+chroot_mnt= chroot_loop=
 
 chroot_leave() {
 	[ -n "$chroot_mnt" ] || return 0
@@ -33,8 +38,9 @@ chroot_leave() {
 	done
 	sync
 	umount "$chroot_mnt"
+	losetup -d "$chroot_loop"
 	rmdir "$chroot_mnt"
-	chroot_mnt=
+	chroot_mnt= chroot_loop=
 }
 
 chroot_enter() {
@@ -42,7 +48,19 @@ chroot_enter() {
 	mirror=$("$chroot_here/../../scripts/apt-mirror.sh")
 	chroot_mnt=$(mktemp -d /tmp/kescape-chroot.XXXXXX)
 	trap chroot_leave EXIT
-	mount -o loop "$disk" "$chroot_mnt"
+	# Mounted as /dev/vda, the name /proc/self/mountinfo gives the root's
+	# device by: update-grub (a kernel package's hook, once the machine
+	# has a grub.cfg) writes no entry for a loop device, and root=UUID=
+	# only when /dev/disk/by-uuid names the device.  The /dev that holds
+	# that name is this namespace's, for the mount alone.
+	chroot_loop=$(losetup -f --show "$disk")
+	local major minor uuid
+	major=$((0x$(stat -c %t "$chroot_loop"))) minor=$((0x$(stat -c %T "$chroot_loop")))
+	uuid=$(blkid -o value -s UUID "$chroot_loop")
+	mount -t tmpfs kescape-dev /dev
+	mknod /dev/vda b "$major" "$minor"
+	mount /dev/vda "$chroot_mnt"
+	umount /dev
 	mount -t proc proc "$chroot_mnt/proc"
 	mount -t sysfs sysfs "$chroot_mnt/sys"
 	# A /dev of its own: the nodes a build and apt use, and a pty
@@ -62,6 +80,9 @@ chroot_enter() {
 	mount -t devpts -o newinstance,ptmxmode=0666,mode=620 devpts "$chroot_mnt/dev/pts"
 	ln -s pts/ptmx "$chroot_mnt/dev/ptmx"
 	mount -t tmpfs shm "$chroot_mnt/dev/shm"
+	mknod -m 660 "$chroot_mnt/dev/vda" b "$major" "$minor"
+	mkdir -p "$chroot_mnt/dev/disk/by-uuid"
+	ln -s ../../vda "$chroot_mnt/dev/disk/by-uuid/$uuid"
 	mkdir -p "$cache" "$chroot_mnt/root/.cache/kescape"
 	mount --bind "$cache" "$chroot_mnt/root/.cache/kescape"
 	# The host's name servers while apt runs here; the machine's own
