@@ -49,7 +49,13 @@ label=series${kver_suffix:+ $KVER}
 # Each patch as its path in the series folder: the core's, then the
 # follow-ups' (followups/NNNN-...), every prefix of both in order.
 mapfile -t series < <(series_files | sed "s|^$patch_dir/||")
-core=$(core_files | wc -l)
+core=$(( $(fix_files | wc -l) + $(core_files | wc -l) ))
+# The fix series mailed apart (patches/net, patches/fixes), each applying
+# to the pristine tree alone.
+fix_dirs=()
+for dir in "$patch_dir/net" "$patch_dir/fixes"; do
+	[ -f "$dir/series" ] && fix_dirs+=("$dir")
+done
 # What the series touches, as make targets, with W=1: the directories of
 # printk and kdb, whose files it adds, and the object of every other C
 # file it changes (vsprintf, its test, netconsole).
@@ -143,6 +149,16 @@ cp -a "$(build_dir patched)" "$work"
 # drops the series' options, so the configuration is kept aside.
 vanilla_warnings=$work/vanilla-warnings
 apply_series 0
+fixes_tap=$work/fixes.tap
+for dir in ${fix_dirs[@]+"${fix_dirs[@]}"}; do
+	what="$label: ${dir#"$patch_dir"/}/ applies to the pristine tree alone"
+	if listed "$dir" | xargs git -C "$tree" apply --check >"$work/fixes.log" 2>&1; then
+		echo "ok - $what"
+	else
+		echo "not ok - $what"
+		sed 's/^/#   /' "$work/fixes.log"
+	fi
+done > "$fixes_tap"
 cp "$work/.config" "$work/.config.series"
 { kmake "$work" olddefconfig && kmake "$work" -k W=1 $touched; } 2>&1 |
 	warning_text > "$vanilla_warnings" || true
@@ -157,8 +173,10 @@ case $full,$KVER in
 esac
 # The results to come: for every prefix, a build on each configuration,
 # with --full a boot, checkpatch and the editor-text check.
-echo "1..$((${#series[@]} * (3 + ${#matrix[@]} + full)))"
+echo "1..$((${#series[@]} * (3 + ${#matrix[@]} + full) + ${#fix_dirs[@]}))"
 status=0
+cat "$fixes_tap"
+! grep -q '^not ok' "$fixes_tap" || status=1
 for name in ${matrix[@]+"${matrix[@]}"}; do
 	if ! prepare "$name" 2>"$CACHE/prepare$kver_suffix-$name.log"; then
 		echo "not ok - $label: configuration $name prepares"

@@ -86,12 +86,16 @@ listed() {
 	[ -f "$1/series" ] || return 0
 	grep -v -e '^#' -e '^[[:space:]]*$' "$1/series" | sed "s|^|$1/|"
 }
-# The core series (patches/series), its follow-ups (patches/followups/
-# series: the counter, strict and the notice, a series of its own for the
-# maintainers), and both in order: the patched kernels have both.
+# The fixes, each series for its own list and applying to the pristine
+# tree alone (patches/net: netconsole's, for net; patches/fixes: printk's,
+# for stable), the core series (patches/series), its follow-ups
+# (patches/followups/series: the counter, strict and the notice, a series
+# of its own for the maintainers), and all of them in order: the patched
+# kernels have all.  The backports' folders hold no fixes of their own.
+fix_files() { listed "$patch_dir/net"; listed "$patch_dir/fixes"; }
 core_files() { listed "$patch_dir"; }
 followup_files() { listed "$patch_dir/followups"; }
-series_files() { core_files; followup_files; }
+series_files() { fix_files; core_files; followup_files; }
 
 # Put $tree in the state of the pristine sources with the first N patches
 # of the series applied (all of them if N is omitted).  The state is built
