@@ -297,7 +297,7 @@ for i in "${!series[@]}"; do
 	# PRINTK entry's "F: kernel/printk/" covers them (get_maintainer.pl
 	# names its maintainers), so checkpatch's question about it is moot.
 	# Debian's tarball has no git history, so checkpatch cannot look up
-	# the commit ids patches 1, 2 and 6 cite (upstream's); it still checks
+	# the commit ids the fixes cite (upstream's); it still checks
 	# the tags' form.
 	if (cd "$tree" && perl scripts/checkpatch.pl --strict --quiet \
 		--ignore FILE_PATH_CHANGES,UNKNOWN_COMMIT_ID \
