@@ -119,8 +119,9 @@ proc boot_grub {label} {
 	set ::consoles($label) $::boot_console
 	set ::kernel $label
 	# What GRUB says on the serial console before the kernel's first line.
-	set ::grub_booting ""
-	regexp {Booting `([^']*)'} $::boot_console -> ::grub_booting
+	# (a submenu's entry: a line for the submenu, one for the entry).
+	set ::grub_booting [join [lmap {- title} [regexp -all -inline {Booting `([^']*)'} $::boot_console] \
+		{set title}] " > "]
 }
 
 # What the booted kernel is and what GRUB gave it.
