@@ -199,11 +199,14 @@ elif [ "$cmd" = rebuild ]; then
 	record rebuilt_image "$image_pkg"
 	record rebuilt_meta_version "$(pkg_version linux-image-kescape)"
 	new=$(recorded rebuilt_meta_version)
-	upgraded=$(lines "$work/rebuild.log" | grep -E '^[0-9]+ upgraded, [0-9]+ newly installed' || true)
-	record rebuild_apt "$upgraded"
+	# apt's summary: apt 3.0's "Upgrading: 2, Installing: 0, ...", or
+	# apt 2's "2 upgraded, 0 newly installed, ...".
+	upgraded=$(lines "$work/rebuild.log" | grep -E '^( *Upgrading: [0-9]+,|[0-9]+ upgraded, )' | head -n 1 || true)
+	record rebuild_apt "$(echo "$upgraded" | sed 's/^ *//')"
+	upgraded=$(echo "$upgraded" | sed -E 's/^ *Upgrading: ([0-9]+),.*/\1/; s/^([0-9]+) upgraded,.*/\1/')
 	check "apt upgraded linux-image-kescape from $old to $debian_version+kescape..." \
 		"$(dpkg --compare-versions "$new" gt "$old" && [ "${new%%+kescape*}" = "$debian_version" ] &&
-			[ "${image_pkg#* }" = "$new" ] && [ "${upgraded%% *}" -ge 1 ] 2>/dev/null && echo 0 || echo 1)" \
+			[ "${image_pkg#* }" = "$new" ] && [ "${upgraded:-0}" -ge 1 ] 2>/dev/null && echo 0 || echo 1)" \
 		"linux-image-kescape $new; newest image: $image_pkg; apt: $upgraded"
 	rm -f "$chroot_mnt/etc/apt/sources.list.d/kescape-update.list"
 	chroot_leave
