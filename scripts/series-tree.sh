@@ -19,10 +19,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cmd=${1:?usage: series-tree.sh open|export DIR} dir=${2:?usage: series-tree.sh open|export DIR}
 # shellcheck source=tree.sh
 . "$top/scripts/tree.sh"
-cover=$patch_dir/0000-cover-letter.patch
 
 # The series in the order they apply, each in its folder: netconsole's fix
-# for net, printk's fixes for stable, the core series, its follow-ups.
+# for net, the printk and kdb fixes, the core series, its follow-ups.
 groups="net:$patch_dir/net fixes:$patch_dir/fixes core:$patch_dir followups:$patch_dir/followups"
 
 case $cmd in

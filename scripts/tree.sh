@@ -87,8 +87,8 @@ listed() {
 	grep -v -e '^#' -e '^[[:space:]]*$' "$1/series" | sed "s|^|$1/|"
 }
 # The fixes, each series for its own list and applying to the pristine
-# tree alone (patches/net: netconsole's, for net; patches/fixes: printk's,
-# for stable), the core series (patches/series), its follow-ups
+# tree alone (patches/net: netconsole's, for net; patches/fixes: printk's
+# two for stable and kdb's), the core series (patches/series), its follow-ups
 # (patches/followups/series: the counter, strict and the notice, a series
 # of its own for the maintainers), and all of them in order: the patched
 # kernels have all.  The backports' folders hold no fixes of their own.
