@@ -23,4 +23,19 @@ static inline int hex_to_bin(unsigned char ch)
 		return ch - 'a' + 10;
 	return -1;
 }
+
+static inline int hex2bin(u8 *dst, const char *src, size_t count)
+{
+	while (count--) {
+		int hi = hex_to_bin(*src++), lo;
+
+		if (hi < 0)
+			return -1;
+		lo = hex_to_bin(*src++);
+		if (lo < 0)
+			return -1;
+		*dst++ = (hi << 4) | lo;
+	}
+	return 0;
+}
 #endif
